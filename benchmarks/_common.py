@@ -1,0 +1,24 @@
+"""Shared helpers for the benchmarks: machine description and the JSON result format of DESIGN.md section 4."""
+import json, os, platform, sys
+from importlib import metadata
+from pathlib import Path
+
+def machine() -> dict:
+    def ver(p):
+        try: return metadata.version(p)
+        except metadata.PackageNotFoundError: return None
+    return {"cpus": os.cpu_count(), "python": platform.python_version(), "torch": ver("torch"),
+            "platform": platform.platform(), "processor": platform.machine()}
+
+def report(name: str, figures: dict, argv=None, notes: dict | None = None) -> dict:
+    "Print the result JSON; with --save also write benchmarks/results/NAME.json."
+    argv = sys.argv[1:] if argv is None else argv
+    out = {"benchmark": name, "command": " ".join(["python", f"benchmarks/{name}.py", *argv]),
+           "machine": machine(), "figures": figures}
+    if notes: out["notes"] = notes
+    text = json.dumps(out, indent=2)
+    print(text)
+    if "--save" in argv:
+        p = Path(__file__).parent / "results" / f"{name}.json"
+        p.parent.mkdir(exist_ok=True); p.write_text(text + "\n")
+    return out
