@@ -12,14 +12,33 @@ from .utils import UserError, cli_main
 # %% auto #0
 __all__ = ['COMMANDS', 'usage', 'main', 'entry', 'quickstart_main']
 
-# %% ../nbs/40_cli.ipynb #d13e35bd
+# %% ../nbs/40_cli.ipynb #f0f7b579
 COMMANDS: dict[str, tuple[str, str]] = {
     "quickstart": ("wandering_light.cli:quickstart_main", "the main job: a short tour that builds tasks, solves them and prints trajectories"),
+    "data": ("wandering_light.tasks:data_main", "generate certified task data"),
+    "verify": ("wandering_light.tasks:verify_main", "re-certify a task file: report labels that are not shortest"),
+    "eval": ("wandering_light.evals.run_evaluation:main", "evaluate solvers on a task file"),
+    "serve": ("wandering_light.llm_utils:serve_main", "an OpenAI-compatible HTTP server for a local checkpoint"),
+    "synthesize": ("wandering_light.synthesize:main", "grow the library with LLM-proposed, sandbox-validated tools"),
+    "sft": ("wandering_light.training.sft:main", "supervised fine-tuning (TRL SFTTrainer)"),
+    "grpo": ("wandering_light.training.rl_grpo:main", "reinforcement learning with GRPO (TRL GRPOTrainer)"),
+    "merge-lora": ("wandering_light.training.lora:merge_main", "merge a LoRA adapter into a standalone checkpoint"),
+    "selfplay": ("wandering_light.training.selfplay:main", "alternate proposer and solver GRPO rounds"),
+    "evaluate-proposer": ("wandering_light.evals.evaluate_proposer:main", "measure a proposer against a solver"),
+    "agent": ("wandering_light.agent.loop:main", "run the agent loop on tasks and write traces"),
+    "dashboard": ("wandering_light.widgets:dashboard_main", "serve the dashboard and explorers with Voila"),
 }
 
+def _available(cmd: str) -> bool:
+    import importlib.util
+    mod = COMMANDS[cmd][0].split(":")[0]
+    try: return importlib.util.find_spec(mod) is not None
+    except ModuleNotFoundError: return False
+
 def usage() -> str:
-    w = max(map(len, COMMANDS))
-    return "usage: wl COMMAND [ARGS...]\n\ncommands:\n" + "\n".join(f"  {k:<{w}}  {v[1]}" for k, v in COMMANDS.items()) + \
+    cmds = [c for c in COMMANDS if _available(c)]
+    w = max(map(len, cmds))
+    return "usage: wl COMMAND [ARGS...]\n\ncommands:\n" + "\n".join(f"  {k:<{w}}  {COMMANDS[k][1]}" for k in cmds) + \
            "\n\n`wl COMMAND --help` describes each command."
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,7 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(usage()); return 0
     cmd, rest = argv[0], argv[1:]
-    if cmd not in COMMANDS: raise UserError(f"unknown command {cmd!r}; run `wl --help` for the list")
+    if cmd not in COMMANDS or not _available(cmd):
+        raise UserError(f"unknown command {cmd!r}; run `wl --help` for the list")
     mod, fn = COMMANDS[cmd][0].split(":")
     return getattr(importlib.import_module(mod), fn)(rest) or 0
 
