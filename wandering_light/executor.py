@@ -131,7 +131,7 @@ def check_code(code: str, name: str = "f") -> str:
             raise UnsafeCodeError(f"{name}: decorators are not allowed in tool code{where}")
     return src
 
-# %% ../nbs/03_executor.ipynb #5f969979
+# %% ../nbs/03_executor.ipynb #d8ea6732
 def _sandbox_namespace() -> dict:
     import builtins, hashlib, statistics
     from types import SimpleNamespace
@@ -158,6 +158,9 @@ def sandbox_worker_main(memory_mb: int, max_output_bytes: int):
     for line in sys.stdin:
         try:
             req = json.loads(line)
+            # a CPU-time limit for this request, as a backstop to the parent's wall-clock timeout (SIGXCPU ends us)
+            used = sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
+            resource.setrlimit(resource.RLIMIT_CPU, (math.ceil(used + req.get("cpu_s", 10)) + 1, resource.RLIM_INFINITY))
             name, src = req["name"], check_code(req["code"], req["name"])
             fn = cache.get(src)
             if fn is None:
@@ -180,7 +183,7 @@ def sandbox_worker_main(memory_mb: int, max_output_bytes: int):
         except Exception as e: text = json.dumps({"ok": False, "kind": "sandbox", "error": f"{type(e).__name__}: {e}"})
         out.write(text + "\n"); out.flush()
 
-# %% ../nbs/03_executor.ipynb #870055d7
+# %% ../nbs/03_executor.ipynb #890fb12b
 class Sandbox:
     "A worker process that runs untrusted tool code under limits; restarted after a timeout or a crash."
     def __init__(self, limits: Limits = Limits(), hash_seed: str | None = None):
@@ -223,7 +226,8 @@ class Sandbox:
         "Apply untrusted `f` to each item in the worker; raise `ExecutionError` on any failure."
         try: check_code(f.code, f.name)   # reject early, with a clear message, before touching the worker
         except UnsafeCodeError as e: raise ExecutionError("unsafe_code", str(e)) from None
-        req = json.dumps({"name": f.name, "code": f.code, "items": [to_json_value(x) for x in items]}) + "\n"
+        req = json.dumps({"name": f.name, "code": f.code, "items": [to_json_value(x) for x in items],
+                          "cpu_s": self.limits.timeout_s}) + "\n"
         with self._lock:
             if self.proc is None or self.proc.poll() is not None: self._start()
             try: self.proc.stdin.write(req.encode()); self.proc.stdin.flush()
@@ -233,8 +237,10 @@ class Sandbox:
                 self.close(); self.restarts += 1
                 raise ExecutionError("timeout", f"{f.name} did not finish within {self.limits.timeout_s:g} s")
             if line == b"":
-                self.close(); self.restarts += 1
-                raise ExecutionError("memory", f"{f.name}: the sandbox worker was killed (memory or crash)")
+                rc = self.proc.wait(); self.close(); self.restarts += 1
+                if rc == -signal.SIGXCPU:
+                    raise ExecutionError("timeout", f"{f.name} exceeded its CPU-time limit ({self.limits.timeout_s:g} s)")
+                raise ExecutionError("sandbox", f"{f.name}: the sandbox worker died (exit status {rc})")
         try: reply = json.loads(line)
         except ValueError: raise ExecutionError("sandbox", f"{f.name}: malformed reply from the sandbox") from None
         if not reply.get("ok"): raise ExecutionError(reply.get("kind", "sandbox"), reply.get("error", "sandbox error"))

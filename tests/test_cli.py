@@ -1,0 +1,26 @@
+"""The `wl` command as a user runs it: a real subprocess, exit statuses, one-line errors."""
+import subprocess, sys
+from pathlib import Path
+
+WL = [sys.executable, "-c", "from wandering_light.cli import entry; entry()"]
+
+def wl(*args, timeout=120):
+    return subprocess.run([*WL, *args], capture_output=True, text=True, timeout=timeout)
+
+def test_help_lists_commands():
+    r = wl("--help")
+    assert r.returncode == 0 and "quickstart" in r.stdout
+
+def test_unknown_command_is_one_line():
+    r = wl("frobnicate")
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == ["wl: error: unknown command 'frobnicate'; run `wl --help` for the list"]
+
+def test_quickstart_runs():
+    r = wl("quickstart", "--tasks", "3")
+    assert r.returncode == 0, r.stderr
+    assert "solved: bfs 3/3" in r.stdout
+
+def test_bad_argument_exits_nonzero_without_traceback():
+    r = wl("quickstart", "--tasks", "0")
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "--tasks must be at least 1" in r.stderr
