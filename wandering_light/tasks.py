@@ -23,7 +23,8 @@ __all__ = ['SCHEMA_VERSION', 'PACKAGED_TASK_SETS', 'DEFAULT_EVAL_SET', 'load_tas
            'default_functions', 'InductionTask', 'packaged_path', 'resolve_task_file', 'read_tasks', 'write_tasks',
            'as_dataset', 'task_from_row', 'random_input', 'SearchLimits', 'walk_tasks', 'split_of', 'split_by_root',
            'certified_limit', 'answer_index', 'deep_tasks', 'make_deep_tasks', 'ProposalError', 'task_from_proposal',
-           'ProposerTask', 'make_proposer_tasks', 'create_data', 'data_main', 'Verdict', 'verify_tasks', 'verify_main']
+           'ProposerTask', 'read_proposer_tasks', 'make_proposer_tasks', 'load_data_dir', 'create_data', 'data_main',
+           'Verdict', 'verify_tasks', 'verify_main']
 
 # %% ../nbs/06_tasks.ipynb #85e4c41c
 SCHEMA_VERSION = 1
@@ -245,10 +246,10 @@ def answer_index(e: Expansion) -> dict:
         best.setdefault((t, tuple([acls(v) for v in vids])), i)
     return best
 
-# %% ../nbs/06_tasks.ipynb #ddf14108
+# %% ../nbs/06_tasks.ipynb #85fec82b
 def deep_tasks(root: TypedList, rng: random.Random, functions: FunctionDefSet | None = None, min_distance: int = 5,
                max_distance: int = 8, per_distance: int = 2, max_states: int = 300_000,
-               timeout_s: float | None = 60.0, quota: dict | None = None) -> tuple[list[InductionTask], Expansion]:
+               timeout_s: float | None = 60.0) -> tuple[list[InductionTask], Expansion]:
     "Certified tasks at distances `min_distance..max_distance` from one forward expansion of `root`."
     fs = functions if functions is not None else default_functions()
     e = bfs(root, max_distance, SearchSpace(fs), max_states=max_states, timeout_s=timeout_s)
@@ -258,41 +259,53 @@ def deep_tasks(root: TypedList, rng: random.Random, functions: FunctionDefSet | 
         if min_distance <= e.depth[i] <= limit: by_depth.setdefault(e.depth[i], []).append(i)
     out = []
     for d in sorted(by_depth):
-        k = per_distance if quota is None else min(per_distance, quota.get(d, 0))
-        for i in rng.sample(by_depth[d], min(k, len(by_depth[d]))):
+        for i in rng.sample(by_depth[d], min(per_distance, len(by_depth[d]))):
             out.append(InductionTask(root, e.state(i), e.path(i).names, True, d, d, "forward_expansion", fs.digest,
                                      provenance={"search_states": e.num_states, "search_transitions": e.transitions,
                                                  "search_stop_reason": e.stop_reason, "certified_search_depth": limit,
                                                  "schema_version": SCHEMA_VERSION}))
     return out, e
 
-# %% ../nbs/06_tasks.ipynb #baefb4c9
+# %% ../nbs/06_tasks.ipynb #d5e683e0
+def _direct(name: str, make: Callable): return make()
+
 def make_deep_tasks(n: int, seed: int = 0, functions: FunctionDefSet | None = None, min_distance: int = 5,
                     max_distance: int = 8, per_distance: int = 2, max_states: int = 300_000, max_roots: int | None = None,
-                    exclude: set | None = None, progress: bool = False) -> tuple[list[InductionTask], Counter]:
-    "About `n` deep tasks spread evenly over the distances, from roots of every type in turn (see `deep_tasks`)."
+                    exclude: set | None = None, progress: bool = False,
+                    shard: Callable | None = None) -> tuple[list[InductionTask], Counter]:
+    "About `n` deep tasks spread evenly over the distances, from roots of every type in turn (see above)."
     from tqdm.auto import tqdm
+    fs, shard = functions if functions is not None else default_functions(), shard or _direct
     dists = list(range(min_distance, max_distance + 1))
     quota = {d: n // len(dists) + (i < n % len(dists)) for i, d in enumerate(dists)}
     max_roots = max_roots if max_roots is not None else 4 * n + 24
-    out, seen, stats = [], set(), Counter()
+    out, seen, stats, reach = [], set(), Counter(), {}
     bar = tqdm(total=n, desc="deep tasks", unit="task", disable=not progress)
     for r in range(max_roots):
-        if not any(quota.values()): break
-        rng = random.Random(f"{seed}:deep:{r}")
-        root = random_input(INPUT_TYPES[r % len(INPUT_TYPES)], rng)
+        need = [d for d in dists if quota[d]]
+        if not need: break
+        t = INPUT_TYPES[r % len(INPUT_TYPES)]
+        if len(reach.get(t, ())) >= 2: need = [d for d in need if d <= max(reach[t])]   # what this type can certify
+        if not need: stats["skipped_root"] += 1; continue
+        def make(r=r, t=t, depth=max(need)):
+            rng = random.Random(f"{seed}:deep:{r}")
+            root = random_input(t, rng)
+            if exclude and root.answer_key() in exclude: return [], Counter(excluded_root=1)
+            got, e = deep_tasks(root, rng, fs, min_distance, depth, per_distance, max_states)
+            return got, Counter(certified_limit=certified_limit(e), states=e.num_states)
+        got, st = shard(f"deep-{r:05d}", make)
         stats["roots"] += 1
-        if exclude and root.answer_key() in exclude: stats["excluded_root"] += 1; continue
-        got, e = deep_tasks(root, rng, functions, min_distance, max_distance, per_distance, max_states, quota=quota)
-        stats[f"certified_to_{certified_limit(e)}"] += 1
-        for t in got:
-            if t.key in seen or quota[t.distance] == 0: continue
-            seen.add(t.key); quota[t.distance] -= 1; out.append(t); bar.update(1)
+        if st.get("excluded_root"): stats["excluded_root"] += 1
+        if "certified_limit" in st:
+            reach.setdefault(t, []).append(st["certified_limit"]); stats[f"certified_to_{st['certified_limit']}"] += 1
+        for task in got:
+            if task.key in seen or quota[task.distance] == 0: continue
+            seen.add(task.key); quota[task.distance] -= 1; out.append(task); bar.update(1)
     bar.close()
     stats.update({f"missing_distance_{d}": q for d, q in quota.items() if q})
     return out, stats
 
-# %% ../nbs/06_tasks.ipynb #ab2ad19a
+# %% ../nbs/06_tasks.ipynb #98ea2c3a
 class ProposalError(ValueError):
     "A proposal that cannot become a task; `kind` is `bad_input`, `unknown_function`, `execution` or `no_op`."
     def __init__(self, kind: str, message: str): super().__init__(message); self.kind = kind
@@ -343,6 +356,10 @@ class ProposerTask:
         return cls([InductionTask.from_record(x, functions, f"{where} example {i}") for i, x in enumerate(r["examples"])],
                    InductionTask.from_record(r["target"], functions, f"{where} target"), r.get("basis"), r.get("split"))
 
+def read_proposer_tasks(path: str | Path, functions: FunctionDefSet | None = None) -> list[ProposerTask]:
+    "Read a file of proposer records."
+    return [ProposerTask.from_record(r, functions, f"{path}:{i}") for i, r in read_jsonl(path)]
+
 def make_proposer_tasks(pool: Sequence[InductionTask], n: int, n_examples: int = 3, seed: int = 0) -> list[ProposerTask]:
     "`n` proposer tasks from a pool of certified tasks: `n_examples` shown, a target on an input none of them uses."
     pool = [t for t in pool if t.certified]
@@ -357,19 +374,27 @@ def make_proposer_tasks(pool: Sequence[InductionTask], n: int, n_examples: int =
         out.append(ProposerTask(examples, target, target.basis, target.split))
     return out
 
-# %% ../nbs/06_tasks.ipynb #a1b5e505
+# %% ../nbs/06_tasks.ipynb #a05eaa23
+def load_data_dir(path: str | Path, functions: FunctionDefSet | None = None):
+    "The splits of a `create_data` run directory as a `datasets.DatasetDict` (`train`, `validation`, `test`)."
+    import datasets
+    path = Path(path)
+    found = {s: path / f"{s}.jsonl.gz" for s in SPLITS if (path / f"{s}.jsonl.gz").exists()}
+    if not found: raise UserError(f"{path}: no split files (train.jsonl.gz, ...); is it a `wl data` run directory?")
+    return datasets.DatasetDict({s: as_dataset(read_tasks(p, functions)) for s, p in found.items()})
+
 def _eval_inputs(names: Sequence[str]) -> set:
     return {t.input.answer_key() for n in names for t in read_tasks(n)}
 
 def _shard(run: RunDir, name: str, make: Callable[[], tuple[list[InductionTask], Counter]]) -> tuple[list[InductionTask], Counter]:
-    "Load shard `name` if a previous run wrote it; otherwise make it, write it atomically and log its statistics."
+    "Load shard `name` if a previous run wrote it; otherwise make it, log its statistics, and write it atomically."
     path = run.results / f"{name}.jsonl.gz"
-    if path.exists():
+    if path.exists():                  # logged before it was written, so its statistics are in metrics.jsonl
         ev = [e for e in run.events("shard") if e.get("key") == name]
         return read_tasks(path), Counter(ev[0]["stats"] if ev else {})
     tasks, stats = make()
+    run.log("shard", key=name, tasks=len(tasks), stats=dict(stats))   # a no-op if a killed run logged it already
     write_tasks(path, tasks)
-    run.log("shard", key=name, tasks=len(tasks), stats=dict(stats))
     return tasks, stats
 
 def create_data(out: str | Path, n_tasks: int = 1000, seed: int = 0, max_length: int = 4, walks_per_root: int = 4,
@@ -404,29 +429,29 @@ def create_data(out: str | Path, n_tasks: int = 1000, seed: int = 0, max_length:
             tasks += walk_tasks(root, walks_per_root, rng, fs, max_length, limits, space, ex, st)
         return tasks, st
 
+    def shard(name, make):
+        res = _shard(run, name, make)
+        if on_shard: on_shard(name)
+        return res
+
     walk, seen, i = [], set(), 0
     bar = tqdm(total=n_tasks, desc="walk tasks", unit="task", disable=not progress)
     max_shards = 20 + 4 * n_tasks // max(1, roots_per_shard)
     while len(walk) < n_tasks:
         if i >= max_shards: raise UserError(f"gave up after {i} shards with {len(walk)} of {n_tasks} tasks")
-        name = f"walk-{i:05d}"
-        got, st = _shard(run, name, lambda: walk_shard(i))
+        got, st = shard(f"walk-{i:05d}", lambda: walk_shard(i))
         stats.update(st)
         for t in got:
             if len(walk) < n_tasks and t.key not in seen: seen.add(t.key); walk.append(t); bar.update(1)
             elif t.key in seen: stats["duplicate_across_shards"] += 1
         i += 1
-        if on_shard: on_shard(name)
     bar.close()
 
     deep = []
     if n_deep:
-        name = "deep-00000"
-        deep, st = _shard(run, name, lambda: make_deep_tasks(
-            n_deep, seed, fs, deep_min_distance, deep_max_distance, max_states=deep_max_states, exclude=exclude,
-            progress=progress))
+        deep, st = make_deep_tasks(n_deep, seed, fs, deep_min_distance, deep_max_distance, max_states=deep_max_states,
+                                   exclude=exclude, progress=progress, shard=shard)
         stats.update({f"deep_{k}": v for k, v in st.items()})
-        if on_shard: on_shard(name)
         deep = [t for t in deep if t.key not in seen]
 
     splits = split_by_root(walk + deep, fractions)
@@ -450,7 +475,7 @@ def create_data(out: str | Path, n_tasks: int = 1000, seed: int = 0, max_length:
     (run.path / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary
 
-# %% ../nbs/06_tasks.ipynb #cd29babf
+# %% ../nbs/06_tasks.ipynb #786070a6
 def data_main(argv: list[str] | None = None) -> int:
     "wl data: generate certified task data into a run directory."
     p = argparse.ArgumentParser(prog="wl data", description="Generate induction tasks with certified shortest labels "
@@ -481,7 +506,7 @@ def data_main(argv: list[str] | None = None) -> int:
     for f, v in s["files"].items(): print(f"{Path(a.out) / f}: {v['tasks']} tasks {v.get('by_distance', '')}")
     return 0
 
-# %% ../nbs/06_tasks.ipynb #591fb3ec
+# %% ../nbs/06_tasks.ipynb #e532545e
 @dataclass
 class Verdict:
     "The result of re-certifying one task."
@@ -525,7 +550,7 @@ def verify_tasks(tasks: Sequence[InductionTask], functions: FunctionDefSet | Non
                                         f"to depth {e.certified_depth} of {t.length - 1}")
     return verdicts
 
-# %% ../nbs/06_tasks.ipynb #3b178d09
+# %% ../nbs/06_tasks.ipynb #f3b7402d
 def verify_main(argv: list[str] | None = None) -> int:
     "wl verify: re-certify task files; report labels that are wrong or not shortest."
     p = argparse.ArgumentParser(prog="wl verify", description="Re-certify the labels of task files: each must solve its "
