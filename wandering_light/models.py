@@ -125,7 +125,7 @@ def build_model(size: str = "tiny", tokenizer: PreTrainedTokenizerFast | None = 
     model.generation_config.eos_token_id = tokenizer.eos_token_id
     return model.eval()
 
-# %% ../nbs/08_models.ipynb #cedf51b5
+# %% ../nbs/08_models.ipynb #94ba381d
 def save_model(model, tokenizer, path: str | Path) -> Path:
     "Save model and tokenizer into one checkpoint directory."
     path = Path(path)
@@ -148,14 +148,20 @@ def _hub_reachable(timeout: float = 5.0) -> str | None:
 
 def _default_device() -> str: return "cuda" if torch.cuda.is_available() else "cpu"
 
-def _finish(model, tokenizer, device):
+def _finish(model, tokenizer, device, dtype=None):
     if tokenizer.pad_token is None:                       # many hub models have none: pad with end-of-sequence
         tokenizer.pad_token = tokenizer.eos_token
     tokenizer.padding_side = "left"
     gc = model.generation_config
     if gc.pad_token_id is None: gc.pad_token_id = tokenizer.pad_token_id
     if gc.eos_token_id is None: gc.eos_token_id = tokenizer.eos_token_id
-    return model.to(device).eval(), tokenizer
+    if isinstance(dtype, str) and dtype != "auto":
+        if not isinstance(getattr(torch, dtype, None), torch.dtype): raise UserError(f"unknown dtype {dtype!r}")
+        dtype = getattr(torch, dtype)
+    try: model = model.to(device, dtype=dtype) if isinstance(dtype, torch.dtype) else model.to(device)
+    except (RuntimeError, AssertionError, ValueError) as e:
+        raise UserError(f"cannot place the model on {device!r}: {_one_line(e)}") from None
+    return model.eval(), tokenizer
 
 def load_model(name_or_path: str | Path, device: str | None = None, dtype: str | torch.dtype | None = None,
                seed: int = 0) -> tuple:
@@ -164,7 +170,7 @@ def load_model(name_or_path: str | Path, device: str | None = None, dtype: str |
     name = str(name_or_path)
     if name in MODEL_SIZES:
         tok = build_tokenizer()
-        return _finish(build_model(name, tok, seed), tok, device)
+        return _finish(build_model(name, tok, seed), tok, device, dtype)
     kw = dict(dtype=dtype or "auto", trust_remote_code=False)
     p = Path(name).expanduser()
     if p.is_dir():
