@@ -24,7 +24,7 @@ FRAMEWORK_TYPES = frozenset({"observation", "outcome", "error"})
 POLICY_TYPES = frozenset(BLOCK_TYPES) - FRAMEWORK_TYPES
 PROSE_TYPES = frozenset({"observation", "orientation", "outcome", "error", "debug"})   # bodies are comment lines
 
-# %% ../../nbs/20_agent_blocks.ipynb #97b0b191
+# %% ../../nbs/20_agent_blocks.ipynb #9d4f7608
 TRANSITIONS: dict[str | None, frozenset] = {
     None:          frozenset({"observation"}),
     "observation": frozenset({"observation", "orientation"}),
@@ -34,7 +34,7 @@ TRANSITIONS: dict[str | None, frozenset] = {
     "evaluation":  frozenset({"outcome", "error"}),
     "outcome":     frozenset({"observation", "debug", "outcome"}),
     "error":       frozenset({"debug", "observation", "outcome"}),
-    "debug":       frozenset({"action", "backtrack"}),
+    "debug":       frozenset({"action", "backtrack", "outcome"}),
     "backtrack":   frozenset({"observation", "error"}),
 }
 FINAL_TYPES = frozenset({"outcome"})
