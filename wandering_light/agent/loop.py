@@ -582,7 +582,7 @@ def outcome_table(rows: Sequence[tuple[str, str]]) -> str:
     "A markdown table of checks and results (written as comments in the trace)."
     return "\n".join(["| check | result |", "| --- | --- |"] + [f"| {a} | {b} |" for a, b in rows])
 
-# %% ../../nbs/22_agent_loop.ipynb #342c401c
+# %% ../../nbs/22_agent_loop.ipynb #8013dd75
 class AgentLoop:
     "Run the agent on tasks: ticks of blocks, candidates, framework-owned task checks (see above)."
     def __init__(self, policy: Policy, scorer: Scorer | None = None, functions: FunctionDefSet | None = None,
@@ -606,11 +606,13 @@ class AgentLoop:
         task = self.prepare(task)
         self.grounding.reset()
         self.policy.begin(task.view(self.functions), random.Random(f"{self.config.seed}:{task.id}"))
-        trace = Trace(task.to_json(), {"policy": self.policy.name, "scorer": getattr(self.scorer, "name", None),
-                                       "config": self.config.to_json(), "basis": self.functions.digest})
-        return _Run(self, task, trace).go()
+        hidden = {k: None for k in ("reference", "heldout_inputs", "heldout_targets")}
+        trace = Trace({**task.to_json(), **hidden}, {"policy": self.policy.name, "scorer": getattr(self.scorer, "name", None),
+                                                     "config": self.config.to_json(), "basis": self.functions.digest})
+        self._current = _Run(self, task, trace)
+        return self._current.go()
 
-# %% ../../nbs/22_agent_loop.ipynb #64dc8645
+# %% ../../nbs/22_agent_loop.ipynb #b54d6426
 class _Run:
     def __init__(self, loop: AgentLoop, task: AgentTask, trace: Trace):
         self.loop, self.task, self.trace, self.cfg = loop, task, trace, loop.config
@@ -810,6 +812,7 @@ class _Run:
         self.add("outcome", comment(f"{head}\n{prog}\nvalues: {_short(format_typed(self.state), 200)}"), title="Result",
                  outcome=result, reward=result["reward"])
         self.trace.result = result
+        self.trace.task = self.task.to_json()           # the reference and held-out examples, hidden until now
 
 # %% ../../nbs/22_agent_loop.ipynb #00504d26
 STANDARD_EVALUATION = '''def values_match(agent):
@@ -832,7 +835,7 @@ def expectation_text(values: TypedList, note: str = "") -> str:
     "An expectation block for `values`."
     return (comment(note) + "\n" if note else "") + f"expect({json.dumps(short_type_name(values.item_type))}, {format_value(list(values.items))})"
 
-# %% ../../nbs/22_agent_loop.ipynb #8b9ab046
+# %% ../../nbs/22_agent_loop.ipynb #026aff17
 @dataclass
 class _Intent:
     tools: tuple                  # what the plan says to apply this attempt
@@ -866,11 +869,11 @@ class ExpertPolicy:
         "Follow `tools` from `state`: remember the remaining plan at each state along it."
         for i, s in enumerate(self._states(state, tools)): self.route[s.search_key()] = tuple(tools[i:])
 
-    def _consistent(self, start, length, limit=64) -> list[tuple]:
-        "Pipelines of exactly `length` tools mapping `start` to the target (depth-first, in palette order)."
-        out, dead, target = [], set(), self.task.target
+    def _consistent(self, start, length, limit=64, work=200_000) -> list[tuple]:
+        "Pipelines of exactly `length` tools mapping `start` to the target (depth-first, in palette order, bounded work)."
+        out, dead, target, spent = [], set(), self.task.target, [0]
         def dfs(state, path):
-            if len(out) >= limit: return
+            if len(out) >= limit or spent[0] > work: return
             if len(path) == length:
                 if state == target: out.append(tuple(path))
                 return
@@ -878,10 +881,11 @@ class ExpertPolicy:
             if key in dead: return
             before = len(out)
             for f in self.functions.for_type(state.item_type):
+                spent[0] += 1
                 try: nxt = self.executor.apply(f, state)
                 except ExecutionError: continue
                 dfs(nxt, path + [f])
-            if len(out) == before: dead.add(key)
+            if len(out) == before and spent[0] <= work: dead.add(key)
         dfs(start, [])
         return out
 
@@ -891,7 +895,7 @@ class ExpertPolicy:
         if self.failed and state == self.task.inputs:
             r = self.solver.solve_detailed(state, self.task.target)
             lo = len(r.trajectory) if r.success else self.max_depth
-            for length in range(lo, min(lo + 1, 3) + 1):
+            for length in range(lo, min(lo + 1, self.max_depth) + 1):
                 for p in self._consistent(state, length):
                     if tuple(f.name for f in p) not in self.failed:
                         self._adopt(state, p); return p
@@ -1001,9 +1005,10 @@ class ExpertPolicy:
         if t == "debug": return [self._debug(ctx)]
         if t == "backtrack":
             k = len(ctx.history) if (ctx.problem or {}).get("kind") == "heldout" else 1
-            why = ("the pipeline does not generalise: start again" if k > 1 or (ctx.problem or {}).get("kind") == "heldout"
+            why = ("the pipeline does not generalise, so start again" if (ctx.problem or {}).get("kind") == "heldout"
                    else "its values did not match the expectation")
-            return [comment(f"Undo the last {k} action{'s' if k != 1 else ''}: {why}.") + f"\nagent.undo({k})"]
+            what = "the last action" if k == 1 else f"the last {k} actions"
+            return [comment(f"Undo {what}: {why}.") + f"\nagent.undo({k})"]
         return []
 
     def _debug(self, ctx) -> str:
@@ -1041,7 +1046,7 @@ class ExpertPolicy:
     def decide(self, ctx: BlockContext, options: Sequence[str]) -> str:
         return self.mode if self.mode in options else options[0]
 
-# %% ../../nbs/22_agent_loop.ipynb #92b23157
+# %% ../../nbs/22_agent_loop.ipynb #b10de216
 class ScriptedPolicy:
     "Plays a fixed script of block bodies by type, in order (gives up when a type's script runs out)."
     name = "scripted"
@@ -1068,7 +1073,7 @@ class ScriptedPolicy:
                 decisions.append("backtrack" if trace.blocks[i + 1].type == "backtrack" else "action")
         return cls(script, decisions)
 
-# %% ../../nbs/22_agent_loop.ipynb #b9150725
+# %% ../../nbs/22_agent_loop.ipynb #5ad80784
 class RandomPolicy:
     "Random type-compatible tool chains (distinct within a block); expectations by running them. A model-free baseline."
     name = "random"
@@ -1107,7 +1112,7 @@ class RandomPolicy:
     def decide(self, ctx: BlockContext, options: Sequence[str]) -> str:
         return "backtrack" if "backtrack" in options else options[0]
 
-# %% ../../nbs/22_agent_loop.ipynb #e0d5b5ba
+# %% ../../nbs/22_agent_loop.ipynb #adbb6b70
 def sft_examples(traces: Iterable[Trace]) -> list[dict]:
     "One SFT example per trace: the rendered text."
     return [{"id": t.task.get("id"), "text": t.render(), "solved": bool(t.result.get("solved")),
@@ -1182,7 +1187,7 @@ def write_exports(traces: Sequence[Trace], folder: str | Path) -> dict[str, int]
               "labels": write_jsonl(folder / "labels.jsonl", grounded_labels(traces))}
     return counts
 
-# %% ../../nbs/22_agent_loop.ipynb #7718fc02
+# %% ../../nbs/22_agent_loop.ipynb #90fc83c7
 POLICIES = {"expert": ExpertPolicy, "random": RandomPolicy}
 SCORERS = {"lint": LintScorer, "execution": ExecutionScorer, "none": None}
 
@@ -1199,7 +1204,7 @@ def make_scorer(scorer: str | Scorer | None = "lint") -> Scorer | None:
     if scorer not in SCORERS: raise UserError(f"unknown scorer {scorer!r}; known: {', '.join(SCORERS)}")
     return SCORERS[scorer]() if SCORERS[scorer] is not None else None
 
-# %% ../../nbs/22_agent_loop.ipynb #64cadb37
+# %% ../../nbs/22_agent_loop.ipynb #ca355cb7
 def _load_traces(path: Path) -> list[Trace]:
     "Traces of a run, the last one per task (a task re-run after a kill appears twice)."
     if not path.exists(): return []
@@ -1270,6 +1275,8 @@ def main(argv: list[str] | None = None) -> int:
     traces_path = run.results / "traces.jsonl"
     todo = [(i, t) for i, t in enumerate(tasks) if not run.logged(f"task-{i}")]
     bar = tqdm(todo, desc="agent", unit="task", disable=a.quiet)
+    prior = run.events("task")
+    n_done, n_solved = len(prior), sum(bool(e.get("solved")) for e in prior)
     for i, task in bar:
         tr = loop.run(task)
         tr.meta["task_index"] = i
@@ -1277,8 +1284,8 @@ def main(argv: list[str] | None = None) -> int:
         r = tr.result
         run.log("task", key=f"task-{i}", id=task.id, solved=r["solved"], ticks=r["ticks"], errors=r["errors"],
                 backtracks=r["backtracks"], retries=r["retries"], stop_reason=r["stop_reason"])
-        done = run.events("task")
-        bar.set_postfix(solved=f"{sum(e['solved'] for e in done)}/{len(done)}")
+        n_done, n_solved = n_done + 1, n_solved + r["solved"]
+        bar.set_postfix(solved=f"{n_solved}/{n_done}")
     traces = _load_traces(traces_path)
     counts = write_exports(traces, run.results)
     summary = summarize(traces)
