@@ -25,14 +25,14 @@ from .interpreter import (Interpreter, InterpreterError, AgentView, LoadedBlock,
 # %% auto #0
 __all__ = ['SEED_BATCHES', 'Q_RUNS', 'Q_PROGRESS', 'Q_REACH', 'Q_EXPECT', 'Q_MATCHED', 'Q_REACHED', 'SCORING_QUESTIONS',
            'YES_TOKENS', 'NO_TOKENS', 'STANDARD_EVALUATION', 'POLICIES', 'SCORERS', 'TaskView', 'AgentTask',
-           'make_heldout', 'basic_fns_', 'generate_tasks', 'typed_diff', 'tool_view', 'observation_views',
-           'question_suffix', 'log_odds', 'sigmoid', 'p_yes_from_logprobs', 'p_yes_from_top_logprobs',
-           'combine_log_odds', 'expected_calibration_error', 'auroc', 'brier_score', 'fit_platt', 'BlockContext',
-           'scoring_text', 'Policy', 'Scorer', 'TextGenerator', 'NextTokenLogprobs', 'lint_block', 'as_state',
-           'count_matches', 'Grounding', 'action_reward', 'expectation_reward', 'LintScorer', 'ExecutionScorer',
-           'choose_block', 'AgentConfig', 'outcome_table', 'AgentLoop', 'action_text', 'expectation_text',
-           'ExpertPolicy', 'ScriptedPolicy', 'RandomPolicy', 'sft_examples', 'preference_groups', 'preference_pairs',
-           'grounded_labels', 'calibration', 'write_exports', 'make_policy', 'make_scorer', 'summarize', 'main']
+           'make_heldout', 'generate_tasks', 'typed_diff', 'tool_view', 'observation_views', 'question_suffix',
+           'log_odds', 'sigmoid', 'p_yes_from_logprobs', 'p_yes_from_top_logprobs', 'combine_log_odds',
+           'expected_calibration_error', 'auroc', 'brier_score', 'fit_platt', 'BlockContext', 'scoring_text', 'Policy',
+           'Scorer', 'TextGenerator', 'NextTokenLogprobs', 'lint_block', 'as_state', 'count_matches', 'Grounding',
+           'action_reward', 'expectation_reward', 'LintScorer', 'ExecutionScorer', 'choose_block', 'AgentConfig',
+           'outcome_table', 'AgentLoop', 'action_text', 'expectation_text', 'ExpertPolicy', 'ScriptedPolicy',
+           'RandomPolicy', 'sft_examples', 'preference_groups', 'preference_pairs', 'grounded_labels', 'calibration',
+           'write_exports', 'make_policy', 'make_scorer', 'summarize', 'main']
 
 # %% ../../nbs/22_agent_loop.ipynb #750c74d3
 @dataclass
@@ -140,7 +140,7 @@ def make_heldout(task: AgentTask, n: int = 8, rng: random.Random | None = None, 
     out_t = task.reference.output_type(t)
     return replace(task, heldout_inputs=TypedList(ins, t), heldout_targets=TypedList(outs, out_t))
 
-# %% ../../nbs/22_agent_loop.ipynb #7019e21d
+# %% ../../nbs/22_agent_loop.ipynb #ca52be8d
 def _read_task_file(path: str | Path, functions: FunctionDefSet, executor: Executor | None = None) -> list[AgentTask]:
     "Tasks from a certified task record file (JSON lines; `.gz` by suffix); `UserError` naming file:line on bad input."
     executor, out = executor or Executor(functions), []
@@ -171,7 +171,7 @@ SEED_BATCHES = [[3, -1, 4, 0], ["ab", "Hello", "", "x y"], [[3, 1, 2], [], [5]],
                 [{"a": 1}, {}, {"b": 2, "c": 3}], [True, False, True], [(1, None), (), ("a",)], [b"ab", b"", b"xyz"],
                 [{1, 2}, set(), {5}], [complex(1, 2), complex(0, -1)], [range(3), range(1, 7, 2)]]
 
-def basic_fns_() -> FunctionDefSet:
+def _default_functions() -> FunctionDefSet:
     "The built-in library (imported on first use)."
     from wandering_light.common_functions import basic_fns
     return basic_fns
@@ -179,7 +179,7 @@ def basic_fns_() -> FunctionDefSet:
 def generate_tasks(n: int, seed: int = 0, lengths: tuple[int, int] = (1, 3), functions: FunctionDefSet | None = None,
                    max_depth: int = 3, seeds: Sequence[list] = SEED_BATCHES) -> list[AgentTask]:
     "`n` tasks: random walks from seed batches, each relabelled with a certified shortest pipeline (the reference)."
-    functions = functions if functions is not None else basic_fns_()
+    functions = functions if functions is not None else _default_functions()
     rng, solver, out = random.Random(seed), BFSSolve(max_depth, functions), []
     for _ in range(50 * n):
         if len(out) >= n: break
@@ -582,13 +582,13 @@ def outcome_table(rows: Sequence[tuple[str, str]]) -> str:
     "A markdown table of checks and results (written as comments in the trace)."
     return "\n".join(["| check | result |", "| --- | --- |"] + [f"| {a} | {b} |" for a, b in rows])
 
-# %% ../../nbs/22_agent_loop.ipynb #8013dd75
+# %% ../../nbs/22_agent_loop.ipynb #787de6e9
 class AgentLoop:
     "Run the agent on tasks: ticks of blocks, candidates, framework-owned task checks (see above)."
     def __init__(self, policy: Policy, scorer: Scorer | None = None, functions: FunctionDefSet | None = None,
                  config: AgentConfig | None = None, limits: Limits | None = None,
                  on_block: Callable[[Block], Any] | None = None):
-        self.functions = functions if functions is not None else basic_fns_()
+        self.functions = functions if functions is not None else _default_functions()
         self.policy, self.scorer, self.config, self.on_block = policy, scorer, config or AgentConfig(), on_block
         self.interp = Interpreter(self.functions, limits)
         self.grounding = Grounding(self.interp, self.config.distance_depth)
@@ -814,15 +814,15 @@ class _Run:
         self.trace.result = result
         self.trace.task = self.task.to_json()           # the reference and held-out examples, hidden until now
 
-# %% ../../nbs/22_agent_loop.ipynb #00504d26
-STANDARD_EVALUATION = '''def values_match(agent):
+# %% ../../nbs/22_agent_loop.ipynb #4a2bb75e
+STANDARD_EVALUATION = f'''def values_match(agent):
     return agent.state == agent.expectation
 
 def target_reached(agent):
     return agent.state == agent.target
 
-agent.add_evaluation("Did the values match the expectation?", values_match)
-agent.add_evaluation("Is the target reached?", target_reached)'''
+agent.add_evaluation("{Q_MATCHED}", values_match)
+agent.add_evaluation("{Q_REACHED}", target_reached)'''
 
 def action_text(tools: Sequence[FunctionDef], title: str | None = None) -> str:
     "An action block that applies `tools` in order to the state."
@@ -835,7 +835,7 @@ def expectation_text(values: TypedList, note: str = "") -> str:
     "An expectation block for `values`."
     return (comment(note) + "\n" if note else "") + f"expect({json.dumps(short_type_name(values.item_type))}, {format_value(list(values.items))})"
 
-# %% ../../nbs/22_agent_loop.ipynb #026aff17
+# %% ../../nbs/22_agent_loop.ipynb #12c7bb21
 @dataclass
 class _Intent:
     tools: tuple                  # what the plan says to apply this attempt
@@ -850,7 +850,7 @@ class ExpertPolicy:
     def __init__(self, functions: FunctionDefSet | None = None, max_depth: int = 4, slip_prob: float = 0.2,
                  max_slips: int = 1, chunking: str = "random"):
         if chunking not in ("random", "all", "one"): raise ValueError(f"chunking is random, all or one, not {chunking!r}")
-        self.functions = functions if functions is not None else basic_fns_()
+        self.functions = functions if functions is not None else _default_functions()
         self.max_depth, self.slip_prob, self.max_slips, self.chunking = max_depth, slip_prob, max_slips, chunking
         self.solver = BFSSolve(max_depth, self.functions)
         self.executor = Executor(self.functions)
@@ -1073,12 +1073,12 @@ class ScriptedPolicy:
                 decisions.append("backtrack" if trace.blocks[i + 1].type == "backtrack" else "action")
         return cls(script, decisions)
 
-# %% ../../nbs/22_agent_loop.ipynb #5ad80784
+# %% ../../nbs/22_agent_loop.ipynb #1375d9ec
 class RandomPolicy:
     "Random type-compatible tool chains (distinct within a block); expectations by running them. A model-free baseline."
     name = "random"
     def __init__(self, functions: FunctionDefSet | None = None, max_tools: int = 2):
-        self.functions = functions if functions is not None else basic_fns_()
+        self.functions = functions if functions is not None else _default_functions()
         self.max_tools = max_tools
     def begin(self, task: TaskView, rng: random.Random): self.rng, self._seen = rng, (None, set())
     def _chain(self, t: type) -> list:
@@ -1204,7 +1204,7 @@ def make_scorer(scorer: str | Scorer | None = "lint") -> Scorer | None:
     if scorer not in SCORERS: raise UserError(f"unknown scorer {scorer!r}; known: {', '.join(SCORERS)}")
     return SCORERS[scorer]() if SCORERS[scorer] is not None else None
 
-# %% ../../nbs/22_agent_loop.ipynb #ca355cb7
+# %% ../../nbs/22_agent_loop.ipynb #b30a42e3
 def _load_traces(path: Path) -> list[Trace]:
     "Traces of a run, the last one per task (a task re-run after a kill appears twice)."
     if not path.exists(): return []
@@ -1261,7 +1261,7 @@ def main(argv: list[str] | None = None) -> int:
         if len(lengths) != 2 or not 1 <= lengths[0] <= lengths[1]: raise ValueError
     except ValueError: raise UserError(f"--lengths takes MIN,MAX with 1 <= MIN <= MAX, not {a.lengths!r}") from None
     from tqdm.auto import tqdm
-    functions = basic_fns_()
+    functions = _default_functions()
     config = {k: v for k, v in vars(a).items() if k not in ("out", "quiet")}
     config["tasks"] = str(Path(a.tasks).resolve()) if a.tasks else None
     if a.tasks is not None and not Path(a.tasks).exists(): raise UserError(f"{a.tasks}: no such file")
