@@ -612,7 +612,7 @@ class AgentLoop:
         self._current = _Run(self, task, trace)
         return self._current.go()
 
-# %% ../../nbs/22_agent_loop.ipynb #b54d6426
+# %% ../../nbs/22_agent_loop.ipynb #30a16d7a
 class _Run:
     def __init__(self, loop: AgentLoop, task: AgentTask, trace: Trace):
         self.loop, self.task, self.trace, self.cfg = loop, task, trace, loop.config
@@ -733,7 +733,8 @@ class _Run:
                        len(self.task.heldout_targets)]
         solved = reached and (heldout is None or heldout[0] == heldout[1])
         ho_text = ("checked once every visible target is reached" if not reached else
-                   "none (the task has no reference pipeline)" if heldout is None else f"{heldout[0]}/{heldout[1]}")
+                   "none (the task has no reference pipeline)" if self.task.heldout_inputs is None else
+                   "none (no fresh inputs of this type could be made)" if heldout is None else f"{heldout[0]}/{heldout[1]}")
         rows = [(f"the action {title!r} ran", "yes")] + [(q, a) for q, a in answers.items()] + [
                 ("task: visible examples at their targets", f"{vis}/{n}"), ("task: held-out examples", ho_text)]
         lines = [outcome_table(rows), f"values: {_short(format_typed(out), 200)}"]
