@@ -25,14 +25,14 @@ from .interpreter import (Interpreter, InterpreterError, AgentView, LoadedBlock,
 # %% auto #0
 __all__ = ['SEED_BATCHES', 'Q_RUNS', 'Q_PROGRESS', 'Q_REACH', 'Q_EXPECT', 'Q_MATCHED', 'Q_REACHED', 'SCORING_QUESTIONS',
            'YES_TOKENS', 'NO_TOKENS', 'STANDARD_EVALUATION', 'POLICIES', 'SCORERS', 'TaskView', 'AgentTask',
-           'make_heldout', 'generate_tasks', 'typed_diff', 'tool_view', 'observation_views', 'question_suffix',
-           'log_odds', 'sigmoid', 'p_yes_from_logprobs', 'p_yes_from_top_logprobs', 'combine_log_odds',
-           'expected_calibration_error', 'auroc', 'brier_score', 'fit_platt', 'BlockContext', 'scoring_text', 'Policy',
-           'Scorer', 'TextGenerator', 'NextTokenLogprobs', 'lint_block', 'as_state', 'count_matches', 'Grounding',
-           'action_reward', 'expectation_reward', 'LintScorer', 'ExecutionScorer', 'choose_block', 'AgentConfig',
-           'outcome_table', 'AgentLoop', 'action_text', 'expectation_text', 'ExpertPolicy', 'ScriptedPolicy',
-           'RandomPolicy', 'sft_examples', 'preference_groups', 'preference_pairs', 'grounded_labels', 'calibration',
-           'write_exports', 'make_policy', 'make_scorer', 'summarize', 'main']
+           'make_heldout', 'read_agent_tasks', 'generate_tasks', 'typed_diff', 'tool_view', 'observation_views',
+           'question_suffix', 'log_odds', 'sigmoid', 'p_yes_from_logprobs', 'p_yes_from_top_logprobs',
+           'combine_log_odds', 'expected_calibration_error', 'auroc', 'brier_score', 'fit_platt', 'BlockContext',
+           'scoring_text', 'Policy', 'Scorer', 'TextGenerator', 'NextTokenLogprobs', 'lint_block', 'as_state',
+           'count_matches', 'Grounding', 'action_reward', 'expectation_reward', 'LintScorer', 'ExecutionScorer',
+           'choose_block', 'AgentConfig', 'outcome_table', 'AgentLoop', 'action_text', 'expectation_text',
+           'ExpertPolicy', 'ScriptedPolicy', 'RandomPolicy', 'sft_examples', 'preference_groups', 'preference_pairs',
+           'grounded_labels', 'calibration', 'write_exports', 'make_policy', 'make_scorer', 'summarize', 'main']
 
 # %% ../../nbs/22_agent_loop.ipynb #750c74d3
 @dataclass
@@ -140,31 +140,24 @@ def make_heldout(task: AgentTask, n: int = 8, rng: random.Random | None = None, 
     out_t = task.reference.output_type(t)
     return replace(task, heldout_inputs=TypedList(ins, t), heldout_targets=TypedList(outs, out_t))
 
-# %% ../../nbs/22_agent_loop.ipynb #ca52be8d
-def _read_task_file(path: str | Path, functions: FunctionDefSet, executor: Executor | None = None) -> list[AgentTask]:
-    "Tasks from a certified task record file (JSON lines; `.gz` by suffix); `UserError` naming file:line on bad input."
+# %% ../../nbs/22_agent_loop.ipynb #e3902cfe
+def read_agent_tasks(name_or_path: str | Path, functions: FunctionDefSet, executor: Executor | None = None) -> list[AgentTask]:
+    "Agent tasks from a task file or packaged task set (`tasks.read_tasks`); `UserError` naming file:line on bad input."
+    from wandering_light.tasks import read_tasks
     executor, out = executor or Executor(functions), []
-    for lineno, obj in read_jsonl(path):
-        where = f"{path}:{lineno}"
-        if not isinstance(obj, dict): raise UserError(f"{where}: a task record is a JSON object")
-        missing = [k for k in ("input", "output") if k not in obj]
-        if missing: raise UserError(f"{where}: missing {', '.join(map(repr, missing))}")
-        try:
-            inp, outp = (TypedList.from_str(obj[k]) if isinstance(obj[k], str) else TypedList.from_json(obj[k])
-                         for k in ("input", "output"))
-        except (ValueError, TypeError) as e: raise UserError(f"{where}: not a TypedList: {e}") from None
-        if len(inp) != len(outp): raise UserError(f"{where}: {len(inp)} inputs but {len(outp)} outputs")
-        ref = obj.get("relabeled_functions")
-        if ref is not None:
-            if not isinstance(ref, list) or not all(isinstance(x, str) for x in ref):
-                raise UserError(f"{where}: relabeled_functions must be a list of tool names")
-            try: ref = parse_pipeline(", ".join(ref), functions)
-            except UnknownFunctionError as e: raise UserError(f"{where}: relabeled_functions: {e}") from None
-            r = executor.run(ref, inp)
-            if not r.success or r.output != outp:
-                raise UserError(f"{where}: relabeled_functions ({ref}) do not map the input to the output")
-        meta = {k: obj[k] for k in ("relabeled_length", "certified", "method", "split") if k in obj}
-        out.append(AgentTask(inp, outp, ref, id=str(obj.get("id", f"{Path(path).name}:{lineno}")), meta=meta))
+    for t in read_tasks(name_or_path, functions):
+        where = t.where or "task"
+        if len(t.input) != len(t.output): raise UserError(f"{where}: {len(t.input)} inputs but {len(t.output)} outputs")
+        ref = None
+        if t.functions is not None:
+            ref = FunctionDefList(functions[n] for n in t.functions)
+            r = executor.run(ref, t.input)
+            if not r.success or r.output != t.output:
+                raise UserError(f"{where}: relabeled_functions ({ref}) do not map the input to the output"
+                                + (f" ({r.error})" if r.error else ""))
+        meta = {k: v for k, v in (("relabeled_length", t.length), ("certified", t.certified), ("method", t.method),
+                                  ("split", t.split)) if v is not None}
+        out.append(AgentTask(t.input, t.output, ref, id=str(t.provenance.get("id", where.rpartition("/")[2])), meta=meta))
     return out
 
 SEED_BATCHES = [[3, -1, 4, 0], ["ab", "Hello", "", "x y"], [[3, 1, 2], [], [5]], [2.5, -0.5, 1.0],
@@ -1205,7 +1198,7 @@ def make_scorer(scorer: str | Scorer | None = "lint") -> Scorer | None:
     if scorer not in SCORERS: raise UserError(f"unknown scorer {scorer!r}; known: {', '.join(SCORERS)}")
     return SCORERS[scorer]() if SCORERS[scorer] is not None else None
 
-# %% ../../nbs/22_agent_loop.ipynb #b30a42e3
+# %% ../../nbs/22_agent_loop.ipynb #95a970f8
 def _load_traces(path: Path) -> list[Trace]:
     "Traces of a run, the last one per task (a task re-run after a kill appears twice)."
     if not path.exists(): return []
@@ -1236,7 +1229,7 @@ def main(argv: list[str] | None = None) -> int:
     "Run the agent loop on tasks and write traces and training exports into a run directory."
     p = argparse.ArgumentParser(prog="wl agent", description=main.__doc__)
     src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--tasks", help="a certified task record file (JSON lines, .gz allowed)")
+    src.add_argument("--tasks", help="a certified task record file (JSON lines, .gz allowed) or a packaged set's name")
     src.add_argument("--generate", type=int, metavar="N", help="generate N tasks by random walks relabelled with BFS")
     p.add_argument("--out", required=True, help="the run directory")
     p.add_argument("--limit", type=int, help="only the first LIMIT tasks")
@@ -1264,9 +1257,11 @@ def main(argv: list[str] | None = None) -> int:
     from tqdm.auto import tqdm
     functions = _default_functions()
     config = {k: v for k, v in vars(a).items() if k not in ("out", "quiet")}
+    if a.tasks is not None:
+        from wandering_light.tasks import resolve_task_file
+        a.tasks = str(resolve_task_file(a.tasks))          # a path, or the file of a packaged set; UserError if neither
     config["tasks"] = str(Path(a.tasks).resolve()) if a.tasks else None
-    if a.tasks is not None and not Path(a.tasks).exists(): raise UserError(f"{a.tasks}: no such file")
-    tasks = _read_task_file(a.tasks, functions) if a.tasks else generate_tasks(a.generate, a.seed, lengths, functions)
+    tasks = read_agent_tasks(a.tasks, functions) if a.tasks else generate_tasks(a.generate, a.seed, lengths, functions)
     if a.limit: tasks = tasks[: a.limit]
     if not tasks: raise UserError("no tasks to run")
     run = RunDir(a.out, config)
