@@ -84,7 +84,10 @@ def page(server, run_dir):
         pg = ctx.new_page()
         pg.set_default_timeout(TIMEOUT_MS)
         pg.goto(server, timeout=TIMEOUT_MS)
-        pg.wait_for_selector(".wl-dashboard .wl-run-dashboard .wl-runs-table table", timeout=120_000)
+        ready = ".wl-dashboard .wl-run-dashboard .wl-runs-table table"
+        pg.wait_for_function(f"() => document.querySelector({ready!r}) || document.body.innerText.includes('Traceback')",
+                             timeout=120_000)
+        if not pg.query_selector(ready): pytest.fail(f"the dashboard failed in the page:\n{pg.inner_text('body')[-3000:]}")
         yield pg
         ctx.close()
 

@@ -935,7 +935,7 @@ class RewardExplorer:
         self.group_view.value = head + html_table(["#", "completion", "parsed pipeline", "executed output"] + comps
                                                   + ["reward", "success"], rows, classes)
 
-# %% ../nbs/30_widgets.ipynb #07a51785
+# %% ../nbs/30_widgets.ipynb #8cc64716
 def _newest(root: Path, name: str) -> Path | None:
     found = [p for p in root.rglob(name) if p.is_file()] if root.is_dir() else []
     return max(found, key=lambda p: p.stat().st_mtime) if found else None
@@ -945,19 +945,27 @@ class Dashboard:
     def __init__(self, runs: str | Path | None = "runs", tasks: str | Path | Sequence[InductionTask] | None = DEFAULT_EVAL_SET,
                  traces: str | Path | Sequence[dict] | None = None, grpo: str | Path | Sequence[dict] | None = None):
         root = Path(runs) if runs is not None else None
+        self.problems: list[str] = []             # data that could not be read: shown, and the rest still works
         if traces is None and root is not None and root.is_dir():
-            found = sorted(root.rglob(TRACE_FILE)); traces = load_traces(*found) if found else None
+            found = sorted(root.rglob(TRACE_FILE))
+            traces = self._build("traces", lambda: load_traces(*found)) if found else None
         if grpo is None and root is not None: grpo = _newest(root, "completions.jsonl")
         self.runs = RunDashboard(root) if root is not None else None
-        self.tasks = TaskExplorer(tasks) if tasks is not None else None
-        self.traces = TraceStepper(traces) if traces else None
-        self.rewards = RewardExplorer(grpo) if grpo is not None else None
+        self.tasks = self._build("tasks", lambda: TaskExplorer(tasks)) if tasks is not None else None
+        self.traces = self._build("traces", lambda: TraceStepper(traces)) if traces else None
+        self.rewards = self._build("GRPO log", lambda: RewardExplorer(grpo)) if grpo is not None else None
         views = [(n, v) for n, v in (("Runs", self.runs), ("Tasks", self.tasks), ("Traces", self.traces),
                                      ("Rewards", self.rewards)) if v is not None]
         self.tab = W.Tab(children=[v.widget for _, v in views], titles=[n for n, _ in views])
         self.tab.add_class("wl-tabs")
         head = W.HTML('<h3 style="margin: 4px 0">wandering_light</h3>' + CSS)
-        self.widget = W.VBox([head, self.tab]); self.widget.add_class("wl-dashboard")
+        self.problem_view = _html("wl-problems", "".join(f'<div class="wl-bad">could not read {esc(p)}</div>'
+                                                         for p in self.problems))
+        self.widget = W.VBox([head, self.problem_view, self.tab]); self.widget.add_class("wl-dashboard")
+
+    def _build(self, what: str, make):
+        try: return make()
+        except UserError as e: self.problems.append(f"{what}: {e}"); return None
 
     def _ipython_display_(self):
         from IPython.display import display
@@ -967,7 +975,7 @@ def dashboard(runs="runs", tasks=DEFAULT_EVAL_SET, traces=None, grpo=None) -> Da
     "The dashboard (see `Dashboard`); display it in a notebook."
     return Dashboard(runs, tasks, traces, grpo)
 
-# %% ../nbs/30_widgets.ipynb #8b5e9006
+# %% ../nbs/30_widgets.ipynb #30d30d8f
 def free_port(host: str = "127.0.0.1") -> int:
     "A TCP port that is free on `host` now."
     with socket.socket() as s: s.bind((host, 0)); return s.getsockname()[1]
@@ -982,7 +990,7 @@ def app_notebook(cwd: str, runs: str | None, tasks: str | None, traces: str | No
                          "language_info": {"name": "python"}},
             "nbformat": 4, "nbformat_minor": 5}
 
-# %% ../nbs/30_widgets.ipynb #390bd152
+# %% ../nbs/30_widgets.ipynb #bd11b81e
 def _wait_http(url: str, proc: subprocess.Popen, timeout: float) -> bool:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
