@@ -215,7 +215,8 @@ def test_rewards(page, run_dir):
     expect(page.locator(".wl-grpo-group-view")).to_contain_text("step 1, group 0")
     rows = page.locator(".wl-grpo-group-view table").last.evaluate(
         "t => Array.from(t.rows).map(r => Array.from(r.cells).map(c => c.innerText.trim()))")
-    assert [float(r[-2]) for r in rows[1:]] == [d["reward"] for d in group], rows
-    expect(page.locator(".wl-grpo-group-view")).to_contain_text(
-        f"spread (std) {statistics.pstdev(d['reward'] for d in group):.3f}")
+    assert [r[-2] for r in rows[1:]] == [f"{d['reward']:.3f}" for d in group], rows
+    assert [r[-1] for r in rows[1:]] == ["yes" if d["correct"] else "no" for d in group], rows
+    expect(page.locator(".wl-grpo-group-view")).to_contain_text(             # the spread the trainer logged
+        f"mean reward {group[0]['group_mean']:.3f}, spread (std) {group[0]['group_std']:.3f}")
     shot(page, run_dir, "rewards")

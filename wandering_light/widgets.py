@@ -27,12 +27,13 @@ from .agent.blocks import render_block as _render_block
 from .utils import UserError, cli_main
 
 # %% auto #0
-__all__ = ['CSS', 'ALL', 'RUN_COLUMNS', 'TRACE_FILE', 'Html', 'esc', 'fmt', 'html_table', 'pre', 'ok_bad', 'fig_png', 'html_text',
-           'html_tables', 'style', 'states_table', 'task_label', 'TaskExplorer', 'read_result_lines', 'EvalRun',
-           'load_eval_run', 'find_eval_runs', 'run_entries', 'pooled', 'entry_row', 'plot_runs', 'run_detail',
-           'results_table', 'RunDashboard', 'load_traces', 'render_block', 'is_problem', 'trace_context',
-           'candidates_table', 'TraceStepper', 'load_completions', 'group_stats', 'step_curves', 'plot_curves',
-           'RewardExplorer', 'Dashboard', 'dashboard', 'free_port', 'app_notebook', 'dashboard_main']
+__all__ = ['CSS', 'ALL', 'RUN_COLUMNS', 'TRACE_FILE', 'COMPLETIONS_FILE', 'Html', 'esc', 'fmt', 'html_table', 'pre', 'ok_bad',
+           'fig_png', 'html_text', 'html_tables', 'style', 'states_table', 'task_label', 'TaskExplorer',
+           'read_result_lines', 'EvalRun', 'load_eval_run', 'find_eval_runs', 'run_entries', 'pooled', 'entry_row',
+           'plot_runs', 'run_detail', 'results_table', 'RunDashboard', 'load_traces', 'render_block', 'is_problem',
+           'trace_context', 'candidates_table', 'TraceStepper', 'load_completions', 'is_success', 'group_stats',
+           'step_curves', 'plot_curves', 'completion_rows', 'RewardExplorer', 'Dashboard', 'dashboard', 'free_port',
+           'app_notebook', 'dashboard_main']
 
 # %% ../nbs/30_widgets.ipynb #cd72c012
 class Html(str):
@@ -804,15 +805,17 @@ class TraceStepper:
             rows.append(["solved", ok_bad(o.get("solved"))])
         return '<div class="wl-h">expectation and what happened</div>' + html_table(None, rows)
 
-# %% ../nbs/30_widgets.ipynb #5a262248
+# %% ../nbs/30_widgets.ipynb #06c1d51d
+COMPLETIONS_FILE = "completions.jsonl"
+
 def load_completions(source: str | Path | Sequence[dict]) -> list[dict]:
-    "GRPO completion log lines from a file, a run directory (`results/completions.jsonl`) or records."
-    if not isinstance(source, (str, Path)): lines = list(source); where = "records"
+    "GRPO completion log records from a file, a run directory (`results/completions.jsonl`) or records."
+    if not isinstance(source, (str, Path)): lines, where = list(source), "records"
     else:
         p = Path(source)
         if p.is_dir():
-            found = [q for q in (p / "results" / "completions.jsonl", p / "completions.jsonl") if q.is_file()]
-            if not found: raise UserError(f"{p}: no results/completions.jsonl")
+            found = [q for q in (p / "results" / COMPLETIONS_FILE, p / COMPLETIONS_FILE) if q.is_file()]
+            if not found: raise UserError(f"{p}: no results/{COMPLETIONS_FILE}")
             p = found[0]
         if not p.is_file(): raise UserError(f"{p}: no such file")
         lines, where = list(_jsonl(p)), str(p)
@@ -822,6 +825,12 @@ def load_completions(source: str | Path | Sequence[dict]) -> list[dict]:
     if not lines: raise UserError(f"{where}: no completions")
     return lines
 
+def is_success(d: dict) -> bool:
+    "Induction: the answer is correct. Proposal: the task is learnable (0 < the solver's solve rate < 1)."
+    if d.get("correct") is not None: return bool(d["correct"])
+    r = d.get("solve_rate")
+    return r is not None and 0 < r < 1
+
 def group_stats(lines: Sequence[dict]) -> dict[tuple, dict]:
     "`{(step, group): {n, mean, std, zero_spread, success}}`; std is the population standard deviation."
     by: dict = defaultdict(list)
@@ -830,8 +839,8 @@ def group_stats(lines: Sequence[dict]) -> dict[tuple, dict]:
     for k in sorted(by):
         rs = [float(d["reward"]) for d in by[k]]
         std = statistics.pstdev(rs)
-        out[k] = {"n": len(rs), "mean": statistics.fmean(rs), "std": std, "zero_spread": std < 1e-9,
-                  "success": statistics.fmean(float(bool(d.get("success"))) for d in by[k])}
+        out[k] = {"n": len(rs), "mean": statistics.fmean(rs), "std": std, "zero_spread": std <= 1e-9,
+                  "success": statistics.fmean(float(is_success(d)) for d in by[k])}
     return out
 
 def step_curves(lines: Sequence[dict]) -> list[dict]:
@@ -840,19 +849,22 @@ def step_curves(lines: Sequence[dict]) -> list[dict]:
     by: dict = defaultdict(list)
     for d in lines: by[d["step"]].append(d)
     return [{"step": s, "reward": statistics.fmean(float(d["reward"]) for d in by[s]),
-             "success": statistics.fmean(float(bool(d.get("success"))) for d in by[s]),
+             "success": statistics.fmean(float(is_success(d)) for d in by[s]),
              "zero_spread": statistics.fmean(float(g["zero_spread"]) for (s2, _), g in gs.items() if s2 == s),
              "groups": sum(1 for (s2, _) in gs if s2 == s), "completions": len(by[s])} for s in sorted(by)]
 
-def plot_curves(curves: Sequence[dict], current: int | None = None):
+def _success_name(lines: Sequence[dict]) -> str:
+    return "learnable share" if lines and all(d.get("task") == "proposal" for d in lines) else "success rate"
+
+def plot_curves(curves: Sequence[dict], current: int | None = None, success: str = "success rate"):
     "Reward and success per step, and the share of zero-spread groups; a line at step `current`."
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
     fig = Figure(figsize=(10, 3.0)); a, b = fig.subplots(1, 2)
     xs = [c["step"] for c in curves]
     a.plot(xs, [c["reward"] for c in curves], "o-", label="mean reward", ms=4)
-    a.plot(xs, [c["success"] for c in curves], "s-", label="success rate", ms=4)
-    a.set_title("reward and success by step"); a.legend(fontsize=8)
+    a.plot(xs, [c["success"] for c in curves], "s-", label=success, ms=4)
+    a.set_title(f"reward and {success} by step"); a.legend(fontsize=8)
     b.bar(xs, [c["zero_spread"] for c in curves], color="C3")
     b.set_ylim(0, 1.05); b.set_title("share of groups with zero reward spread")
     for ax in (a, b):
@@ -861,13 +873,33 @@ def plot_curves(curves: Sequence[dict], current: int | None = None):
     fig.tight_layout()
     return fig
 
-# %% ../nbs/30_widgets.ipynb #92ea11be
+# %% ../nbs/30_widgets.ipynb #a809067a
+def _failed(d: dict) -> Html:
+    return Html(f'<span class="wl-bad">{esc(d.get("error") or "failed")}: {esc(d.get("message") or "")}</span>')
+
+def completion_rows(ds: Sequence[dict]) -> tuple[list[str], list[list], list[str | None]]:
+    "Header, rows and row classes of a group's completions (induction or proposal columns)."
+    comps = list(dict.fromkeys(k for d in ds for k in (d.get("components") or {})))
+    proposal = any(d.get("task") == "proposal" for d in ds)
+    head = ["#", "completion"] + (["input"] if proposal else []) + ["parsed pipeline", "executed output"]
+    head += (["solve rate (attempts)"] if proposal else []) + comps + ["reward", "learnable" if proposal else "solved"]
+    rows, classes = [], []
+    for k, d in enumerate(ds):
+        pipe = d["pipeline"] if d.get("pipeline") is not None else _failed(d)
+        out = (Html(f'<span class="wl-value">{esc(d["output"])}</span>') if d.get("output") is not None
+               else "–" if d.get("pipeline") is None else _failed(d))
+        row = [k, pre(d.get("completion", ""))] + ([d.get("input")] if proposal else []) + [pipe, out]
+        if proposal: row.append(f"{fmt(d.get('solve_rate'), 2)} ({fmt(d.get('attempts'))})")
+        row += [(d.get("components") or {}).get(c) for c in comps] + [d["reward"], ok_bad(is_success(d))]
+        rows.append(row); classes.append("wl-chosen" if is_success(d) else None)
+    return head, rows, classes
+
 class RewardExplorer:
     "Browse a GRPO completion log step by step and group by group, with reward, success and spread curves."
     def __init__(self, log: str | Path | Sequence[dict]):
         self.lines = load_completions(log)
-        self.source = str(log) if isinstance(log, (str, Path)) else None
         self.stats, self.curves = group_stats(self.lines), step_curves(self.lines)
+        self.success_name = _success_name(self.lines)
         self.steps = [c["step"] for c in self.curves]
         self.step_dropdown = W.Dropdown(description="step", options=self.steps); self.step_dropdown.add_class("wl-grpo-step")
         self.prev_button = _button("Previous step", "wl-grpo-prev", "the previous step", "arrow-left")
@@ -895,14 +927,14 @@ class RewardExplorer:
         self.prev_button.disabled, self.next_button.disabled = k == 0, k == len(self.steps) - 1
         c = self.curves[k]
         self.step_view.value = (f'<span class="wl-muted">step {esc(s)}: {c["groups"]} groups, {c["completions"]} completions; '
-                                f'mean reward {fmt(c["reward"])}, success {fmt(c["success"])}, '
+                                f'mean reward {fmt(c["reward"])}, {self.success_name} {fmt(c["success"])}, '
                                 f'zero-spread groups {fmt(c["zero_spread"])}</span>')
         groups = [(g, st) for (s2, g), st in self.stats.items() if s2 == s]
         old = self.group_dropdown.value
         self.group_dropdown.options = [(f"group {g}: mean {fmt(st['mean'])}, spread (std) {fmt(st['std'])}"
                                         + (" — zero spread, no signal" if st["zero_spread"] else ""), g) for g, st in groups]
         self.group_dropdown.value = old if old in [g for g, _ in groups] else (groups[0][0] if groups else None)
-        self.plot.value = fig_png(plot_curves(self.curves, current=s))
+        self.plot.value = fig_png(plot_curves(self.curves, current=s, success=self.success_name))
         self._group()
 
     @property
@@ -915,27 +947,17 @@ class RewardExplorer:
         ds, g = self.group, self.group_dropdown.value
         if not ds: self.group_view.value = ""; return
         st = self.stats[(self.step_dropdown.value, g)]
-        comps = list(dict.fromkeys(k for d in ds for k in (d.get("rewards") or {})))
-        task = ds[0].get("task") or {}
         head = (f'<div class="wl-h">step {esc(self.step_dropdown.value)}, group {esc(g)}: mean reward {fmt(st["mean"])}, '
-                f'spread (std) {fmt(st["std"])}, success {fmt(st["success"])}'
+                f'spread (std) {fmt(st["std"])}, {self.success_name} {fmt(st["success"])}'
                 + (' · <span class="wl-bad">zero spread: this group carries no signal</span>' if st["zero_spread"] else "") + "</div>")
-        if task: head += html_table(["input", "output", "certified length"], [[
-            Html(f'<span class="wl-value">{esc(_value(task.get("input")))}</span>'),
-            Html(f'<span class="wl-value">{esc(_value(task.get("output")))}</span>'), task.get("certified_length")]])
-        if ds[0].get("prompt"): head += '<div class="wl-muted">prompt</div>' + pre(ds[0]["prompt"])
-        rows, classes = [], []
-        for k, d in enumerate(ds):
-            parsed = ", ".join(d["pipeline"]) if d.get("pipeline") is not None else Html(f'<span class="wl-bad">{esc(d.get("parse_error") or "unparsed")}</span>')
-            out = (Html(f'<span class="wl-value">{esc(_value(d["output"], 120))}</span>') if d.get("output") is not None
-                   else Html(f'<span class="wl-bad">{esc(d.get("exec_error") or "–")}</span>'))
-            rows.append([d.get("index", k), pre(d.get("completion", "")), parsed, out]
-                        + [(d.get("rewards") or {}).get(c) for c in comps] + [d["reward"], ok_bad(bool(d.get("success")))])
-            classes.append("wl-chosen" if d.get("success") else None)
-        self.group_view.value = head + html_table(["#", "completion", "parsed pipeline", "executed output"] + comps
-                                                  + ["reward", "success"], rows, classes)
+        d0 = ds[0]
+        if d0.get("target") is not None:
+            head += html_table(["target", "certified length", "task id"], [[
+                Html(f'<span class="wl-value">{esc(d0["target"])}</span>'), d0.get("certified_length"), d0.get("task_id")]])
+        if d0.get("prompt"): head += '<div class="wl-muted">prompt</div>' + pre(d0["prompt"])
+        self.group_view.value = head + html_table(*completion_rows(ds))
 
-# %% ../nbs/30_widgets.ipynb #8cc64716
+# %% ../nbs/30_widgets.ipynb #0267e68b
 def _newest(root: Path, name: str) -> Path | None:
     found = [p for p in root.rglob(name) if p.is_file()] if root.is_dir() else []
     return max(found, key=lambda p: p.stat().st_mtime) if found else None
@@ -975,7 +997,7 @@ def dashboard(runs="runs", tasks=DEFAULT_EVAL_SET, traces=None, grpo=None) -> Da
     "The dashboard (see `Dashboard`); display it in a notebook."
     return Dashboard(runs, tasks, traces, grpo)
 
-# %% ../nbs/30_widgets.ipynb #30d30d8f
+# %% ../nbs/30_widgets.ipynb #797cfbd0
 def free_port(host: str = "127.0.0.1") -> int:
     "A TCP port that is free on `host` now."
     with socket.socket() as s: s.bind((host, 0)); return s.getsockname()[1]
@@ -990,7 +1012,7 @@ def app_notebook(cwd: str, runs: str | None, tasks: str | None, traces: str | No
                          "language_info": {"name": "python"}},
             "nbformat": 4, "nbformat_minor": 5}
 
-# %% ../nbs/30_widgets.ipynb #bd11b81e
+# %% ../nbs/30_widgets.ipynb #3cbd7052
 def _wait_http(url: str, proc: subprocess.Popen, timeout: float) -> bool:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
