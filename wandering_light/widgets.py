@@ -28,7 +28,7 @@ from .utils import UserError, cli_main
 
 # %% auto #0
 __all__ = ['CSS', 'ALL', 'RUN_COLUMNS', 'TRACE_FILE', 'COMPLETIONS_FILE', 'Html', 'esc', 'fmt', 'html_table', 'pre', 'ok_bad',
-           'fig_png', 'html_text', 'html_tables', 'style', 'states_table', 'task_label', 'TaskExplorer',
+           'fig_png', 'html_text', 'html_tables', 'style', 'View', 'states_table', 'task_label', 'TaskExplorer',
            'read_result_lines', 'EvalRun', 'load_eval_run', 'find_eval_runs', 'run_entries', 'pooled', 'entry_row',
            'plot_runs', 'run_detail', 'results_table', 'RunDashboard', 'load_traces', 'render_block', 'is_problem',
            'trace_context', 'candidates_table', 'TraceStepper', 'load_completions', 'is_success', 'group_stats',
@@ -100,7 +100,7 @@ def html_tables(s: str) -> list[list[list[str]]]:
     "The tables of HTML `s`: each a list of rows, each a list of cell texts (header row first)."
     r = _Reader(); r.feed(s); r.close(); return r.tables
 
-# %% ../nbs/30_widgets.ipynb #91888a1c
+# %% ../nbs/30_widgets.ipynb #9c686c35
 CSS = """<style>
 .wl-table, .wl-muted, .wl-h {line-height: 1.4;}
 pre.wl-pre, .wl-table td pre.wl-pre {line-height: 1.35 !important; font-family: ui-monospace, SFMono-Regular, Menlo, "DejaVu Sans Mono", monospace !important;}
@@ -121,6 +121,13 @@ pre.wl-pre, .wl-table td pre.wl-pre {line-height: 1.35 !important; font-family: 
 def style() -> W.HTML:
     "The CSS of the views, as a widget."
     return W.HTML(CSS, layout=W.Layout(height="0px", margin="0"))
+
+class View:
+    "A view: its controls are attributes, `.widget` is what is shown; a notebook displays the view itself."
+    widget: W.Widget
+    def _ipython_display_(self):
+        from IPython.display import display
+        display(self.widget)
 
 def _html(cls: str, value: str = "") -> W.HTML:
     w = W.HTML(value); w.add_class(cls); return w
@@ -157,11 +164,21 @@ def states_table(states: Sequence[TypedList], names: Sequence[str], error: str |
     if current is not None and 0 <= current < len(classes) and classes[current] is None: classes[current] = "wl-current"
     return html_table(["step", "tool", "value"], rows, classes)
 
-# %% ../nbs/30_widgets.ipynb #36b4ff64
+# %% ../nbs/30_widgets.ipynb #cd20f2c3
 ALL = "(all)"
 
 def _task_type(t: InductionTask) -> str: return short_type_name(t.input.item_type)
 def _task_distance(t: InductionTask): return t.distance if t.distance is not None else "uncertified"
+
+def _where(where: str | None) -> str | None:
+    "`file:line` of a task, shortened: a packaged set by name, a file under the working directory relative to it."
+    if not where or ":" not in where: return where
+    path, _, line = where.rpartition(":")
+    p = Path(path)
+    if p.parent == resolve_task_file(DEFAULT_EVAL_SET).parent:
+        return f"packaged set {p.name.removesuffix('.gz').removesuffix('.jsonl')}, line {line}"
+    try: return f"{p.resolve().relative_to(Path.cwd())}:{line}"
+    except ValueError: return where
 
 def task_label(i: int, t: InductionTask, width: int = 38) -> str:
     "One line for a task in a list: index, values, distance."
@@ -169,7 +186,7 @@ def task_label(i: int, t: InductionTask, width: int = 38) -> str:
     d = f"d={t.distance}" if t.distance is not None else "uncertified"
     return f"#{i}  {cut(repr(t.input))} → {cut(repr(t.output))}  ({d})"
 
-class TaskExplorer:
+class TaskExplorer(View):
     "Browse a task file by type and distance; solve the selected task with any solver; try a pipeline by hand."
     def __init__(self, tasks: Sequence[InductionTask] | str | Path = DEFAULT_EVAL_SET,
                  functions: FunctionDefSet | None = None, solver: str = "bfs", budget: int = 4):
@@ -244,7 +261,7 @@ class TaskExplorer:
                 ["output", Html(f'<span class="wl-value">{esc(_value(t.output))}</span>')],
                 ["label", t.pipeline or "–"],
                 ["certified distance", t.distance if t.distance is not None else "uncertified"],
-                ["bounds", f"{t.lower_bound} .. {t.upper_bound}"], ["where", t.where]]
+                ["bounds", f"{t.lower_bound} .. {t.upper_bound}"], ["where", _where(t.where)]]
         self.task_view.value = html_table(None, rows)
         if self.pipeline_text.value.strip(): self.try_pipeline()
 
@@ -307,7 +324,7 @@ class TaskExplorer:
         body = states_table(r.states, fl.names, r.error, r.failed_at_step) if r.states else pre(r.error)
         self.pipeline_view.value = head + body
 
-# %% ../nbs/30_widgets.ipynb #042281d2
+# %% ../nbs/30_widgets.ipynb #f1c6ee37
 def _jsonl(path: Path) -> Iterable[dict]:
     "The JSON objects of a JSON-lines file, skipping lines that do not parse (read only)."
     try: text = Path(path).read_text(encoding="utf-8")
@@ -367,7 +384,7 @@ def find_eval_runs(root: str | Path) -> list[EvalRun]:
     runs = [r for p in sorted(root.rglob("config.json")) if (r := load_eval_run(p.parent, root)) is not None]
     return sorted(runs, key=lambda r: (r.started, r.name))
 
-# %% ../nbs/30_widgets.ipynb #c4428ade
+# %% ../nbs/30_widgets.ipynb #f7a34db3
 def run_entries(runs: Sequence[EvalRun], eval_set: str = ALL, solvers: Sequence[str] | None = None,
                 budget: Any = ALL) -> list[dict]:
     "One entry per (run, solver) that passes the filters: run, solver, eval set, budget, time and summary."
@@ -403,7 +420,7 @@ def entry_row(e: dict) -> list:
             fmt(e["budget"]), s["solved"], s["tasks"], s["success_rate"], s["mean_length_ratio"],
             None if s["mean_time_s"] is None else s["mean_time_s"] * 1000, sum(s["errors"].values())]
 
-# %% ../nbs/30_widgets.ipynb #7fd672ed
+# %% ../nbs/30_widgets.ipynb #b68ced02
 def _solver_colors(names: Iterable[str]) -> dict[str, str]:
     return {n: f"C{i % 10}" for i, n in enumerate(sorted(set(names)))}
 
@@ -441,7 +458,7 @@ def plot_runs(entries: Sequence[dict], colors: dict[str, str] | None = None):
     fig.tight_layout()
     return fig
 
-# %% ../nbs/30_widgets.ipynb #d6f7a93b
+# %% ../nbs/30_widgets.ipynb #f70c46f9
 def run_detail(run: EvalRun) -> Html:
     "One run: configuration, each solver's figures, success by certified distance."
     c = run.config
@@ -475,8 +492,8 @@ def _solver_note(r: dict) -> str:
     if r.get("stop_reason"): bits.append(f"stopped: {r['stop_reason']}")
     return "; ".join(bits)
 
-# %% ../nbs/30_widgets.ipynb #fd043885
-class RunDashboard:
+# %% ../nbs/30_widgets.ipynb #7f91c7d2
+class RunDashboard(View):
     "All evaluation runs under a folder: filters, a runs table, figures, and one run in detail."
     def __init__(self, root: str | Path = "runs"):
         self.root = Path(root)
@@ -572,7 +589,7 @@ class RunDashboard:
         r, s = self.run, self.result_solver.value
         self.results_view.value = results_table(r.results[s], self.result_filter.value) if r and s else ""
 
-# %% ../nbs/30_widgets.ipynb #86a06e78
+# %% ../nbs/30_widgets.ipynb #3734e559
 TRACE_FILE = "traces.jsonl"
 
 def _trace_files(p: Path) -> list[Path]:
@@ -618,7 +635,7 @@ def load_traces(*sources: str | Path | dict | Sequence[dict]) -> list[dict]:
             out.extend(by.values())
     return out
 
-# %% ../nbs/30_widgets.ipynb #fddf8890
+# %% ../nbs/30_widgets.ipynb #f9962b2e
 def render_block(b: dict) -> str:
     "The Python text of one block of a trace event (`#startblock type: ...` to `#endblock`), as `agent.blocks` renders it."
     return _render_block(Block.from_json(b))
@@ -643,7 +660,7 @@ def trace_context(trace: dict) -> list[dict]:
         if attempt is not None and t in ("outcome", "error"): attempt["end"] = i; attempt = None
     return out
 
-# %% ../nbs/30_widgets.ipynb #311a3dd9
+# %% ../nbs/30_widgets.ipynb #72c9c9cb
 def _trace_label(i: int, t: dict) -> str:
     r, task, meta = t.get("result") or {}, t.get("task") or {}, t.get("meta") or {}
     status = "solved" if r.get("solved") else ("not solved" if r else "running")
@@ -662,7 +679,7 @@ def candidates_table(cands: Sequence[dict]) -> Html:
     return html_table(["#", "chosen", "score"] + [f"P(yes): {q}" for q in qs] + ["lint", "reward", "grounded", "body"],
                       rows, classes)
 
-class TraceStepper:
+class TraceStepper(View):
     "Step through agent traces block by block."
     def __init__(self, traces: Sequence[dict] | str | Path):
         self.traces = load_traces(traces) if isinstance(traces, (str, Path)) else list(traces)
@@ -805,7 +822,7 @@ class TraceStepper:
             rows.append(["solved", ok_bad(o.get("solved"))])
         return '<div class="wl-h">expectation and what happened</div>' + html_table(None, rows)
 
-# %% ../nbs/30_widgets.ipynb #06c1d51d
+# %% ../nbs/30_widgets.ipynb #e5b7665e
 COMPLETIONS_FILE = "completions.jsonl"
 
 def load_completions(source: str | Path | Sequence[dict]) -> list[dict]:
@@ -873,7 +890,7 @@ def plot_curves(curves: Sequence[dict], current: int | None = None, success: str
     fig.tight_layout()
     return fig
 
-# %% ../nbs/30_widgets.ipynb #a809067a
+# %% ../nbs/30_widgets.ipynb #ee03998f
 def _failed(d: dict) -> Html:
     return Html(f'<span class="wl-bad">{esc(d.get("error") or "failed")}: {esc(d.get("message") or "")}</span>')
 
@@ -894,7 +911,7 @@ def completion_rows(ds: Sequence[dict]) -> tuple[list[str], list[list], list[str
         rows.append(row); classes.append("wl-chosen" if is_success(d) else None)
     return head, rows, classes
 
-class RewardExplorer:
+class RewardExplorer(View):
     "Browse a GRPO completion log step by step and group by group, with reward, success and spread curves."
     def __init__(self, log: str | Path | Sequence[dict]):
         self.lines = load_completions(log)
@@ -957,12 +974,12 @@ class RewardExplorer:
         if d0.get("prompt"): head += '<div class="wl-muted">prompt</div>' + pre(d0["prompt"])
         self.group_view.value = head + html_table(*completion_rows(ds))
 
-# %% ../nbs/30_widgets.ipynb #0267e68b
+# %% ../nbs/30_widgets.ipynb #137d5033
 def _newest(root: Path, name: str) -> Path | None:
     found = [p for p in root.rglob(name) if p.is_file()] if root.is_dir() else []
     return max(found, key=lambda p: p.stat().st_mtime) if found else None
 
-class Dashboard:
+class Dashboard(View):
     "The views in tabs: runs, tasks, traces, rewards."
     def __init__(self, runs: str | Path | None = "runs", tasks: str | Path | Sequence[InductionTask] | None = DEFAULT_EVAL_SET,
                  traces: str | Path | Sequence[dict] | None = None, grpo: str | Path | Sequence[dict] | None = None):
@@ -989,15 +1006,11 @@ class Dashboard:
         try: return make()
         except UserError as e: self.problems.append(f"{what}: {e}"); return None
 
-    def _ipython_display_(self):
-        from IPython.display import display
-        display(self.widget)
-
 def dashboard(runs="runs", tasks=DEFAULT_EVAL_SET, traces=None, grpo=None) -> Dashboard:
     "The dashboard (see `Dashboard`); display it in a notebook."
     return Dashboard(runs, tasks, traces, grpo)
 
-# %% ../nbs/30_widgets.ipynb #797cfbd0
+# %% ../nbs/30_widgets.ipynb #544a916b
 def free_port(host: str = "127.0.0.1") -> int:
     "A TCP port that is free on `host` now."
     with socket.socket() as s: s.bind((host, 0)); return s.getsockname()[1]
@@ -1012,7 +1025,7 @@ def app_notebook(cwd: str, runs: str | None, tasks: str | None, traces: str | No
                          "language_info": {"name": "python"}},
             "nbformat": 4, "nbformat_minor": 5}
 
-# %% ../nbs/30_widgets.ipynb #3cbd7052
+# %% ../nbs/30_widgets.ipynb #b4fc1e19
 def _wait_http(url: str, proc: subprocess.Popen, timeout: float) -> bool:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
