@@ -200,6 +200,17 @@ def test_traces(page, run_dir):
     rows = dict((r[0], r[1]) for r in table_rows(page, ".wl-expectation")[1:])
     assert rows["expectation held"] == "yes" and rows["solved"] == "yes", rows
     for q, a in end["evaluations"].items(): assert rows[q] == a
+    # the backtracking trace: its first action was chosen from several candidates, scored and rewarded
+    second = json.loads((DATA / "agent_traces_sample.jsonl").read_text().splitlines()[1])
+    sel = page.locator(".wl-trace-select select")
+    sel.select_option(value=next(o for o in options(sel) if o.startswith("1: ")))
+    first_action = next(i for i, b in enumerate(second["blocks"]) if b["type"] == "action")
+    expect(pos).to_contain_text(f"block 0 of {len(second['blocks']) - 1}")
+    for _ in range(first_action): page.locator(".wl-next").click()
+    expect(pos).to_contain_text(f"block {first_action} of {len(second['blocks']) - 1} · action")
+    cands = table_rows(page, ".wl-candidates")
+    want = second["blocks"][first_action]["candidates"]
+    assert len(want) > 1 and [(r[1], r[-3]) for r in cands[1:]] == [("✓" if c["chosen"] else "", f"{c['reward']:.3f}") for c in want], cands
     shot(page, run_dir, "traces")
 
 def test_rewards(page, run_dir):
