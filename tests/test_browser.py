@@ -27,14 +27,15 @@ def _missing() -> str | None:
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(_missing() is not None, reason=str(_missing()))]
 
 TIMEOUT_MS = 60_000
+from conftest import SCREENSHOTS
 
 @pytest.fixture(scope="module")
-def run_dir(tmp_path_factory):
-    "The run directory of this test module: the served data and the screenshots."
+def run_dir(tmp_path_factory, pytestconfig):
+    "The run directory of this test module: the served data and the screenshots (named in pytest's summary)."
     d = tmp_path_factory.mktemp("browser-run")
     (d / "screenshots").mkdir()
+    pytestconfig.stash[SCREENSHOTS] = d / "screenshots"
     yield d
-    print(f"\nbrowser test screenshots: {d / 'screenshots'}")
     if os.environ.get("WL_DOC_IMAGES"):
         (ROOT / "nbs" / "images").mkdir(exist_ok=True)
         for p in sorted((d / "screenshots").glob("*.png")): shutil.copy(p, ROOT / "nbs" / "images" / p.name)
