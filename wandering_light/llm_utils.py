@@ -22,11 +22,13 @@ from .utils import UserError, cli_main
 from . import prompts as P
 
 # %% auto #0
-__all__ = ['BACKEND_ERRORS', 'MAX_N', 'MAX_TOP_LOGPROBS', 'Completion', 'BackendError', 'logsumexp', 'merge_top',
+__all__ = ['BACKEND_ERRORS', 'MAX_N', 'MAX_TOP_LOGPROBS', 'PROVIDERS', 'Completion', 'BackendError', 'logsumexp', 'merge_top',
            'p_yes_from_top', 'message_text', 'check_messages', 'check_sampling', 'Backend', 'LocalBackend',
-           'ReplayFault', 'read_replay_rules', 'ReplayBackend', 'LLMSolver', 'trained_local_solver']
+           'ReplayFault', 'read_replay_rules', 'ReplayBackend', 'LLMSolver', 'trained_local_solver', 'Provider',
+           'backend_error', 'OpenAIBackend', 'remote_solver', 'RequestError', 'OpenAIServer', 'make_http_server',
+           'serve_main', 'ServerProcess']
 
-# %% ../nbs/09_llm_utils.ipynb #a367d59d
+# %% ../nbs/09_llm_utils.ipynb #5eb6ea38
 @dataclass
 class Completion:
     "One sampled completion, with what the API reports about it."
@@ -36,6 +38,7 @@ class Completion:
     logprobs: list[float] | None = None               # log P of each generated token
     top_logprobs: list[dict[str, float]] | None = None  # at each step: the most likely tokens, {text: logprob}
     prompt_tokens: int = 0
+    completion_tokens: int = 0
 
     @property
     def logprob(self) -> float:
@@ -79,7 +82,7 @@ def p_yes_from_top(top: dict[str, float], yes: str = "yes", no: str = "no") -> f
     m = max(ly, ln)
     return math.exp(ly - m) / (math.exp(ly - m) + math.exp(ln - m))
 
-# %% ../nbs/09_llm_utils.ipynb #e9bfbeef
+# %% ../nbs/09_llm_utils.ipynb #01ea3cf2
 MAX_N = 64                   # completions per prompt in one request
 MAX_TOP_LOGPROBS = 20        # as OpenAI
 
@@ -125,6 +128,7 @@ class Backend:
     "The interface every model backend implements (see the table above)."
     name = "backend"
     model_name = "model"
+    api = "completions"          # the endpoint `generate`, `next_token_logprobs` and solvers use by default
 
     def complete(self, prompts: Sequence[str], n: int = 1, temperature: float = 0.0, max_tokens: int = 32,
                  stop: str | Sequence[str] | None = None, logprobs: bool = False, top_logprobs: int = 0,
@@ -160,7 +164,7 @@ class Backend:
 
     def __repr__(self): return f"{type(self).__name__}({self.model_name!r})"
 
-# %% ../nbs/09_llm_utils.ipynb #1a2b5da5
+# %% ../nbs/09_llm_utils.ipynb #382845d2
 def _spellings(word: str) -> list[str]:
     return list(dict.fromkeys([word, " " + word, word.capitalize(), " " + word.capitalize()]))
 
@@ -210,7 +214,7 @@ class LocalBackend(Backend):
         for gs in gens:
             row = []
             for g in gs * (n // k):
-                c = Completion(g.text, g.finish_reason, prompt_tokens=g.prompt_tokens)
+                c = Completion(g.text, g.finish_reason, prompt_tokens=g.prompt_tokens, completion_tokens=len(g.token_ids))
                 if logprobs or top_logprobs:
                     c.tokens, c.logprobs = [tok.decode([t]) for t in g.token_ids], list(g.logprobs)
                 if top_logprobs:
@@ -236,7 +240,7 @@ class LocalBackend(Backend):
             out.append(1 / (1 + math.exp(ln - ly)) if ly > -math.inf or ln > -math.inf else 0.5)
         return out
 
-# %% ../nbs/09_llm_utils.ipynb #112553cf
+# %% ../nbs/09_llm_utils.ipynb #faee06f7
 class ReplayFault(BackendError):
     "A scripted failure from a replay rule: an HTTP status (and message), or a raw malformed body."
     def __init__(self, rule: dict):
@@ -244,6 +248,10 @@ class ReplayFault(BackendError):
         msg = (f"replayed HTTP {self.status}: {rule.get('message', 'error')}" if self.status is not None
                else "replayed malformed response")
         super().__init__("server" if self.status is not None else "bad_response", msg)
+
+def _replay_tokens(text: str) -> list[str]:
+    "Pseudo-tokens of replayed text: words and punctuation, each with the spaces before it."
+    return re.findall(r"\s*\w+|\s*[^\w\s]|\s+", text)
 
 _RULE_KEYS = {"text", "match", "finish_reason", "top_logprobs", "delay_s", "status", "message", "raw"}
 
@@ -323,9 +331,10 @@ class ReplayBackend(Backend):
                 text, finish = r["text"], r.get("finish_reason", "stop")
                 hits = [i for i in (text.find(s) for s in stops) if i >= 0]
                 if hits: text, finish = text[:min(hits)], "stop"
-                c = Completion(text, finish, prompt_tokens=len(p.split()))
+                toks = _replay_tokens(text)
+                c = Completion(text, finish, prompt_tokens=len(_replay_tokens(p)), completion_tokens=len(toks))
                 if logprobs or top_logprobs:
-                    c.tokens = re.findall(r"\s*\w+|\s*[^\w\s]|\s+", text) or [""]
+                    c.tokens = toks or [""]
                     c.logprobs = [0.0] * len(c.tokens)
                     first = r.get("top_logprobs") or {c.tokens[0]: 0.0}
                     c.top_logprobs = [dict(list(merge_top(first.items()).items())[:max(top_logprobs, 1)])] + \
@@ -339,24 +348,26 @@ class ReplayBackend(Backend):
         for p, (r,) in zip(prompts, self._answer(list(prompts), 1)):
             top = r.get("top_logprobs")
             if top is None:
-                first = (re.findall(r"\s*\w+|\s*[^\w\s]|\s+", r["text"]) or [""])[0]
+                first = (_replay_tokens(r["text"]) or [""])[0]
                 top = {first: 0.0}
             out.append(dict(list(merge_top(top.items()).items())[:top_k]))
         return out
 
     def __repr__(self): return f"ReplayBackend({self.source or f'{len(self.rules)} rules'!r})"
 
-# %% ../nbs/09_llm_utils.ipynb #7fe3834a
+# %% ../nbs/09_llm_utils.ipynb #8a1d702a
 _PER_PROMPT_RETRY = ("bad_request", "bad_response", "server", "backend")
 
 class LLMSolver(Solver):
     "Sample `budget` completions per task from a backend; return the shortest pipeline that is correct when executed."
     name = "llm"
-    def __init__(self, backend: Backend, budget: int = 4, style: str = "bare", api: str = "completions",
+    def __init__(self, backend: Backend, budget: int = 4, style: str | None = None, api: str | None = None,
                  temperature: float | None = None, max_tokens: int | None = None, stop: Sequence[str] | None = None,
                  system: str | None = None, functions: FunctionDefSet | None = None, max_length: int = 16,
                  batch_size: int = 16, seed: int | None = 0):
         super().__init__(functions)
+        api = api or getattr(backend, "api", "completions")
+        style = style or ("bare" if api == "completions" else "instructed")
         if style not in P.PROMPT_STYLES: raise ValueError(f"unknown prompt style {style!r}; choose from {P.PROMPT_STYLES}")
         if api not in ("completions", "chat"): raise ValueError(f"api must be 'completions' or 'chat', not {api!r}")
         if not isinstance(budget, int) or budget < 1: raise ValueError("budget (sampled attempts) must be at least 1")
@@ -451,3 +462,499 @@ def trained_local_solver(budget: int | None = None, model: str | Path | None = N
     return LLMSolver(LocalBackend.load(path, **load_kw), budget=4 if budget is None else budget, api="completions", **kw)
 
 register_solver("trained_local", trained_local_solver)
+
+# %% ../nbs/09_llm_utils.ipynb #80a61418
+@dataclass(frozen=True)
+class Provider:
+    "Where an OpenAI-compatible service lives and where its settings come from."
+    name: str
+    base_url: str
+    base_url_env: str
+    key_envs: tuple[str, ...]
+    key_required: bool
+    default_model: str | None
+    api: str = "chat"
+
+PROVIDERS = {
+    "openai": Provider("openai", "https://api.openai.com/v1", "OPENAI_BASE_URL", ("OPENAI_API_KEY",), True, "gpt-4o-mini"),
+    "gemini": Provider("gemini", "https://generativelanguage.googleapis.com/v1beta/openai/", "GEMINI_BASE_URL",
+                       ("GEMINI_API_KEY", "GOOGLE_API_KEY"), True, "gemini-2.0-flash"),
+    "ollama": Provider("ollama", "http://localhost:11434/v1", "OLLAMA_BASE_URL", ("OLLAMA_API_KEY",), False, None),
+    "vllm": Provider("vllm", "http://localhost:8000/v1", "VLLM_BASE_URL", ("VLLM_API_KEY",), False, None),
+}
+
+def backend_error(e: BaseException, where: str) -> BackendError:
+    "The `BackendError` for an exception raised by the `openai` client."
+    import openai
+    def detail(x):
+        body = getattr(x, "body", None)
+        msg = body.get("message") if isinstance(body, dict) else None
+        if msg is None and isinstance(body, dict) and isinstance(body.get("error"), dict): msg = body["error"].get("message")
+        return str(msg or getattr(x, "message", None) or x)[:300]
+    if isinstance(e, BackendError): return e
+    if isinstance(e, openai.APITimeoutError): return BackendError("timeout", f"{where}: no answer within the timeout")
+    if isinstance(e, openai.APIConnectionError):
+        cause = e.__cause__ or e.__context__
+        return BackendError("connection", f"{where}: cannot connect ({type(cause).__name__ if cause else 'connection error'}: "
+                            f"{str(cause or e)[:200]})")
+    if isinstance(e, openai.APIStatusError):
+        code = e.status_code
+        kind = ("auth" if code in (401, 403) else "not_found" if code == 404 else "rate_limit" if code == 429
+                else "bad_request" if code in (400, 409, 413, 422) else "server" if code >= 500 else "backend")
+        return BackendError(kind, f"{where}: HTTP {code}: {detail(e)}")
+    if isinstance(e, (openai.APIResponseValidationError, json.JSONDecodeError)):
+        return BackendError("bad_response", f"{where}: malformed response: {str(e)[:200]}")
+    if isinstance(e, openai.OpenAIError): return BackendError("backend", f"{where}: {type(e).__name__}: {str(e)[:300]}")
+    return BackendError("backend", f"{where}: {type(e).__name__}: {str(e)[:300]}")
+
+# %% ../nbs/09_llm_utils.ipynb #7a0bfa39
+class OpenAIBackend(Backend):
+    "Any OpenAI-compatible server, through the `openai` client (see above)."
+    name = "openai"
+    def __init__(self, model: str | None = None, base_url: str | None = None, api_key: str | None = None,
+                 provider: str = "openai", timeout: float = 60.0, max_retries: int = 2, concurrency: int = 4,
+                 batch_size: int = 16, api: str | None = None):
+        if provider not in PROVIDERS: raise ValueError(f"unknown provider {provider!r}; choose from {', '.join(PROVIDERS)}")
+        if api not in (None, "chat", "completions"): raise ValueError(f"api must be 'chat' or 'completions', not {api!r}")
+        prov = self.provider = PROVIDERS[provider]
+        self.base_url = str(base_url or os.environ.get(prov.base_url_env) or prov.base_url).rstrip("/")
+        self.api_key = api_key or next((os.environ[k] for k in prov.key_envs if os.environ.get(k)), None)
+        self._key_missing = not self.api_key and prov.key_required and self.base_url == prov.base_url.rstrip("/")
+        self._model = model or prov.default_model
+        self.timeout, self.max_retries, self.concurrency, self.batch_size = timeout, max_retries, concurrency, batch_size
+        self.api = api or prov.api
+        self._client, self._lock = None, threading.Lock()
+
+    @property
+    def model_name(self) -> str: return self._model or "?"
+    @property
+    def where(self) -> str: return f"{self.provider.name} at {self.base_url}"
+
+    def client(self):
+        "The `openai.OpenAI` client (made on first use); `BackendError('auth')` if a needed key is missing."
+        if self._key_missing:
+            raise BackendError("auth", f"{self.where}: no API key: set {' or '.join(self.provider.key_envs)} or pass api_key")
+        with self._lock:
+            if self._client is None:
+                import openai
+                self._client = openai.OpenAI(api_key=self.api_key or "EMPTY", base_url=self.base_url,
+                                             timeout=self.timeout, max_retries=self.max_retries)
+        return self._client
+
+    def _call(self, fn):
+        try: return fn()
+        except Exception as e: raise backend_error(e, self.where) from None
+
+    def model_id(self) -> str:
+        "The model to ask for: the given one, else the first the server lists."
+        if self._model is None:
+            c = self.client()
+            models = self._call(lambda: c.models.list())
+            ids = [m.id for m in getattr(models, "data", None) or [] if isinstance(getattr(m, "id", None), str)]
+            if not ids: raise BackendError("bad_response", f"{self.where}: the server lists no models")
+            self._model = ids[0]
+        return self._model
+
+    def _max_tokens_field(self) -> str:
+        hosted_openai = self.provider.name == "openai" and self.base_url == PROVIDERS["openai"].base_url
+        return "max_completion_tokens" if hosted_openai else "max_tokens"
+
+    def _bad(self, what: str) -> BackendError: return BackendError("bad_response", f"{self.where}: malformed response: {what}")
+
+    def _text_choice(self, ch) -> Completion:
+        text, lp = getattr(ch, "text", None), getattr(ch, "logprobs", None)
+        if not isinstance(text, str): raise self._bad("a choice has no text")
+        c = Completion(text, getattr(ch, "finish_reason", None) or "stop")
+        if lp is not None and getattr(lp, "tokens", None) is not None:
+            c.tokens, c.logprobs = list(lp.tokens), [float(x) if x is not None else -math.inf for x in lp.token_logprobs or []]
+            if lp.top_logprobs is not None:
+                c.top_logprobs = [merge_top((d or {}).items()) for d in lp.top_logprobs]
+            c.completion_tokens = len(c.tokens)
+        return c
+
+    def _chat_choice(self, ch) -> Completion:
+        msg = getattr(ch, "message", None)
+        if msg is None: raise self._bad("a choice has no message")
+        text = msg.content if isinstance(msg.content, str) else ""
+        c = Completion(text, getattr(ch, "finish_reason", None) or "stop")
+        lp = getattr(ch, "logprobs", None)
+        if lp is not None and getattr(lp, "content", None) is not None:
+            c.tokens, c.logprobs = [t.token for t in lp.content], [float(t.logprob) for t in lp.content]
+            c.top_logprobs = [merge_top((x.token, float(x.logprob)) for x in t.top_logprobs or []) for t in lp.content]
+            c.completion_tokens = len(c.tokens)
+        return c
+
+    def _usage(self, resp, comps: list[Completion], n_prompts: int):
+        u = getattr(resp, "usage", None)
+        pt = getattr(u, "prompt_tokens", 0) if u is not None else 0
+        for c in comps: c.prompt_tokens = (pt or 0) // max(1, n_prompts)
+
+    def complete(self, prompts, n=1, temperature=0.0, max_tokens=32, stop=None, logprobs=False, top_logprobs=0,
+                 top_p=1.0, seed=None, ignore_eos=False) -> list[list[Completion]]:
+        prompts = [prompts] if isinstance(prompts, str) else list(prompts)
+        stops = check_sampling(n, temperature, max_tokens, stop, top_logprobs, top_p, max_tokens_limit=1 << 20)
+        c, model = self.client(), self.model_id()
+        kw = dict(model=model, temperature=temperature, top_p=top_p, max_tokens=max_tokens)
+        if stops: kw["stop"] = stops
+        if logprobs or top_logprobs: kw["logprobs"] = top_logprobs
+        if seed is not None: kw["seed"] = seed
+        if ignore_eos: kw["extra_body"] = {"ignore_eos": True}
+        def ask(ps: list[str], k: int) -> list[list[Completion]]:
+            resp = self._call(lambda: c.completions.create(prompt=ps[0] if len(ps) == 1 else ps, n=k, **kw))
+            choices = getattr(resp, "choices", None)
+            if not isinstance(choices, list): raise self._bad("no choices")
+            rows: list[list[Completion]] = [[] for _ in ps]
+            try:
+                for j, ch in enumerate(sorted(choices, key=lambda ch: ch.index if isinstance(ch.index, int) else -1)):
+                    i = (ch.index if isinstance(ch.index, int) else j) // k
+                    if not 0 <= i < len(ps): raise self._bad(f"choice index {ch.index} out of range")
+                    rows[i].append(self._text_choice(ch))
+            except (AttributeError, TypeError, ValueError) as e: raise self._bad(f"{type(e).__name__}: {e}") from None
+            self._usage(resp, [x for r in rows for x in r], len(ps))
+            return rows
+        out = []
+        for s in range(0, len(prompts), self.batch_size):
+            ps = prompts[s:s + self.batch_size]
+            rows = ask(ps, n)
+            for p, row in zip(ps, rows):
+                for _ in range(n):                        # top up servers that return fewer than n (bounded)
+                    if len(row) >= n: break
+                    more = ask([p], n - len(row))[0]
+                    if not more: raise self._bad(f"asked for {n} choices, got {len(row)}")
+                    row += more
+                out.append(row[:n])
+        return out
+
+    def chat(self, conversations, n=1, temperature=0.0, max_tokens=32, stop=None, logprobs=False, top_logprobs=0,
+             top_p=1.0, seed=None, ignore_eos=False) -> list[list[Completion]]:
+        convs = [check_messages(m) for m in conversations]
+        stops = check_sampling(n, temperature, max_tokens, stop, top_logprobs, top_p, max_tokens_limit=1 << 20)
+        c, model = self.client(), self.model_id()
+        kw = {"model": model, "temperature": temperature, "top_p": top_p, self._max_tokens_field(): max_tokens}
+        if stops: kw["stop"] = stops
+        if logprobs or top_logprobs: kw["logprobs"] = True
+        if top_logprobs: kw["top_logprobs"] = top_logprobs
+        if seed is not None: kw["seed"] = seed
+        if ignore_eos: kw["extra_body"] = {"ignore_eos": True}
+        def one(msgs) -> list[Completion]:
+            got: list[Completion] = []
+            for _ in range(n):
+                resp = self._call(lambda: c.chat.completions.create(messages=msgs, n=n - len(got), **kw))
+                choices = getattr(resp, "choices", None)
+                if not isinstance(choices, list) or not choices: raise self._bad("no choices")
+                try: new = [self._chat_choice(ch) for ch in choices]
+                except (AttributeError, TypeError, ValueError) as e: raise self._bad(f"{type(e).__name__}: {e}") from None
+                self._usage(resp, new, 1)
+                got += new
+                if len(got) >= n: break
+            return got[:n]
+        if len(convs) == 1: return [one(convs[0])]
+        with ThreadPoolExecutor(max_workers=max(1, min(self.concurrency, len(convs)))) as pool:
+            return list(pool.map(one, convs))
+
+    def next_token_logprobs(self, prompts, top_k=10) -> list[dict[str, float]]:
+        prompts = list(prompts)
+        if self.api == "chat":
+            outs = self.chat([P.chat_messages(p) for p in prompts], max_tokens=1, top_logprobs=top_k)
+        else: outs = self.complete(prompts, max_tokens=1, top_logprobs=top_k)
+        res = []
+        for cs in outs:
+            tops = cs[0].top_logprobs
+            if not tops: raise self._bad("no top_logprobs in the answer (does the server support logprobs?)")
+            res.append(dict(list(tops[0].items())[:top_k]))
+        return res
+
+    def __repr__(self):
+        return f"OpenAIBackend(provider={self.provider.name!r}, model={self._model!r}, base_url={self.base_url!r})"
+
+# %% ../nbs/09_llm_utils.ipynb #dccb94c0
+_BACKEND_ARGS = ("model", "base_url", "api_key", "timeout", "max_retries", "concurrency", "api")
+
+def remote_solver(provider: str, budget: int | None = None, **kw) -> LLMSolver:
+    "An `LLMSolver` over an `OpenAIBackend` of `provider` (see above)."
+    bkw = _split_kw(kw, _BACKEND_ARGS)
+    if "batch_size" in kw: bkw["batch_size"] = kw["batch_size"]
+    backend = OpenAIBackend(provider=provider, **bkw)
+    return LLMSolver(backend, budget=4 if budget is None else budget, **kw)
+
+for _p in PROVIDERS:
+    register_solver(_p, lambda budget=None, _p=_p, **kw: remote_solver(_p, budget, **kw))
+
+# %% ../nbs/09_llm_utils.ipynb #c1bbeaae
+class RequestError(Exception):
+    "A request the server refuses: HTTP status and an OpenAI-style error."
+    def __init__(self, status: int, message: str, param: str | None = None, code: str | None = None,
+                 type: str = "invalid_request_error"):
+        super().__init__(message); self.status, self.message, self.param, self.code, self.type = status, message, param, code, type
+    def body(self) -> dict:
+        return {"error": {"message": self.message, "type": self.type, "param": self.param, "code": self.code}}
+
+def _field(body: dict, name: str, kind: str, default=None, lo=None, hi=None, aliases: Sequence[str] = ()):
+    "Read and check one request field (`RequestError` naming it)."
+    v = next((body[k] for k in (name, *aliases) if k in body and body[k] is not None), default)
+    if v is None: return None
+    ok = {"int": isinstance(v, int) and not isinstance(v, bool),
+          "num": isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
+          "bool": isinstance(v, bool), "str": isinstance(v, str)}[kind]
+    if not ok: raise RequestError(400, f"{name} must be {dict(int='an integer', num='a number', bool='true or false', str='a string')[kind]}, "
+                                  f"not {json.dumps(v)[:40]}", name, "invalid_type")
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        raise RequestError(400, f"{name} must be between {lo} and {hi}, not {v}", name, "invalid_value")
+    return v
+
+class OpenAIServer:
+    "The OpenAI API over a backend (see above)."
+    def __init__(self, backend: Backend, model_name: str | None = None, api_key: str | None = None,
+                 max_tokens_limit: int = 2048, max_body_bytes: int = 4 << 20, max_prompts: int = 64):
+        self.backend, self.model_name = backend, model_name or backend.model_name
+        self.api_key, self.max_tokens_limit, self.max_body_bytes, self.max_prompts = api_key, max_tokens_limit, max_body_bytes, max_prompts
+        self.created = int(time.time())
+        self.stats: Counter = Counter()
+        self._stats_lock = threading.Lock()
+
+    def _count(self, key: str):
+        with self._stats_lock: self.stats[key] += 1
+
+    def handle(self, method: str, path: str, headers: dict, body: bytes) -> tuple[int, dict | bytes]:
+        "Answer one request: (status, JSON object or raw bytes)."
+        path = path.split("?", 1)[0].rstrip("/") or "/"
+        try: status, out = self._route(method, path, {k.lower(): v for k, v in headers.items()}, body)
+        except RequestError as e: status, out = e.status, e.body()
+        except ReplayFault as e:
+            status, out = (e.status, RequestError(e.status, str(e), code="replayed", type="server_error").body()) \
+                if e.status is not None else (200, e.raw.encode())
+        except BackendError as e:
+            status = 400 if e.kind == "bad_request" else 500
+            out = RequestError(status, str(e), type="invalid_request_error" if status == 400 else "server_error").body()
+        except Exception as e:
+            out = RequestError(500, f"internal error: {type(e).__name__}: {' '.join(str(e).split())[:300]}",
+                               type="server_error").body()
+            status = 500
+        self._count(f"{path} {status}")
+        return status, out
+
+    def _route(self, method, path, headers, body):
+        routes = {"/health": "GET", "/stats": "GET", "/v1/models": "GET", "/v1/completions": "POST",
+                  "/v1/chat/completions": "POST"}
+        if path not in routes: raise RequestError(404, f"unknown path {path!r}", code="unknown_url")
+        if method != routes[path]: raise RequestError(405, f"{path} takes {routes[path]}, not {method}", code="method_not_allowed")
+        if path == "/health": return 200, {"status": "ok"}
+        if self.api_key is not None:
+            given = headers.get("authorization", "")
+            token = given[7:] if given.lower().startswith("bearer ") else ""
+            if not hmac.compare_digest(token.encode(), self.api_key.encode()):
+                raise RequestError(401, "invalid or missing API key (send Authorization: Bearer KEY)",
+                                   code="invalid_api_key", type="authentication_error")
+        if path == "/stats":
+            with self._stats_lock: return 200, {"requests": dict(self.stats)}
+        if path == "/v1/models":
+            return 200, {"object": "list", "data": [{"id": self.model_name, "object": "model", "created": self.created,
+                                                     "owned_by": "wandering_light"}]}
+        if len(body) > self.max_body_bytes: raise RequestError(413, f"request body over {self.max_body_bytes} bytes")
+        try: req = json.loads(body)
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            raise RequestError(400, f"the request body is not valid JSON ({getattr(e, 'msg', e)})", code="invalid_json")
+        if not isinstance(req, dict): raise RequestError(400, "the request body must be a JSON object", code="invalid_json")
+        model = req.get("model")
+        if not isinstance(model, str): raise RequestError(400, "model is required (a string)", "model", "missing_model")
+        if model != self.model_name:
+            raise RequestError(404, f"the model {model!r} does not exist; this server serves {self.model_name!r}",
+                               "model", "model_not_found")
+        for k in ("stream", "echo"):
+            if req.get(k): raise RequestError(400, f"{k} is not supported by this server", k, "unsupported")
+        if req.get("suffix"): raise RequestError(400, "suffix is not supported by this server", "suffix", "unsupported")
+        return 200, (self._completions(req) if path == "/v1/completions" else self._chat(req))
+
+    def _sampling(self, req: dict, chat: bool) -> dict:
+        kw = dict(n=_field(req, "n", "int", 1, 1, MAX_N),
+                  temperature=_field(req, "temperature", "num", 1.0, 0, 2),
+                  top_p=_field(req, "top_p", "num", 1.0, 0, 1),
+                  max_tokens=_field(req, "max_tokens", "int", 16, 1, self.max_tokens_limit,
+                                    aliases=("max_completion_tokens",) if chat else ()),
+                  seed=_field(req, "seed", "int"), ignore_eos=bool(_field(req, "ignore_eos", "bool", False)))
+        if kw["top_p"] == 0: raise RequestError(400, "top_p must be greater than 0", "top_p", "invalid_value")
+        best_of = _field(req, "best_of", "int")
+        if best_of is not None and best_of != kw["n"]:
+            raise RequestError(400, "best_of is not supported (other than best_of == n)", "best_of", "unsupported")
+        stop = req.get("stop")
+        try: kw["stop"] = check_sampling(stop=stop) or None
+        except ValueError as e: raise RequestError(400, str(e), "stop", "invalid_value") from None
+        return kw
+
+    def _check_context(self, prompts: list[str], max_tokens: int):
+        ctx = getattr(self.backend, "context_length", None)
+        if ctx is None or not hasattr(self.backend, "count_tokens"): return
+        for p in prompts:
+            k = self.backend.count_tokens(p)
+            if k + max_tokens > ctx:
+                raise RequestError(400, f"the prompt ({k} tokens) and max_tokens ({max_tokens}) exceed the model's context "
+                                   f"length ({ctx} tokens)", "max_tokens", "context_length_exceeded")
+
+    def _head(self, kind: str) -> dict:
+        return {"id": f"{'chatcmpl' if kind == 'chat.completion' else 'cmpl'}-{uuid.uuid4().hex[:24]}", "object": kind,
+                "created": int(time.time()), "model": self.model_name}
+
+    @staticmethod
+    def _usage(comps: list[Completion], prompt_tokens: int) -> dict:
+        ct = sum(c.completion_tokens for c in comps)
+        return {"prompt_tokens": prompt_tokens, "completion_tokens": ct, "total_tokens": prompt_tokens + ct}
+
+    def _completions(self, req: dict) -> dict:
+        prompt = req.get("prompt")
+        prompts = [prompt] if isinstance(prompt, str) else prompt
+        if not isinstance(prompts, list) or not prompts or not all(isinstance(p, str) for p in prompts):
+            raise RequestError(400, "prompt must be a string or a non-empty list of strings (token ids are not supported)",
+                               "prompt", "invalid_type")
+        if len(prompts) > self.max_prompts: raise RequestError(400, f"at most {self.max_prompts} prompts per request", "prompt")
+        kw = self._sampling(req, chat=False)
+        lp = _field(req, "logprobs", "int", None, 0, MAX_TOP_LOGPROBS)
+        self._check_context(prompts, kw["max_tokens"])
+        outs = self.backend.complete(prompts, logprobs=lp is not None, top_logprobs=lp or 0, **kw)
+        choices = []
+        for i, cs in enumerate(outs):
+            for j, c in enumerate(cs):
+                logprobs = None
+                if lp is not None:
+                    offs, o = [], len(prompts[i])
+                    for t in c.tokens or []: offs.append(o); o += len(t)
+                    logprobs = {"tokens": c.tokens, "token_logprobs": c.logprobs, "text_offset": offs,
+                                "top_logprobs": c.top_logprobs if lp else None}
+                choices.append({"index": i * kw["n"] + j, "text": c.text, "finish_reason": c.finish_reason,
+                                "logprobs": logprobs})
+        pt = sum(cs[0].prompt_tokens for cs in outs if cs)
+        return {**self._head("text_completion"), "choices": choices, "usage": self._usage([c for cs in outs for c in cs], pt)}
+
+    def _chat(self, req: dict) -> dict:
+        try: msgs = check_messages(req.get("messages"))
+        except ValueError as e: raise RequestError(400, str(e), "messages", "invalid_value") from None
+        kw = self._sampling(req, chat=True)
+        want = _field(req, "logprobs", "bool", False)
+        top = _field(req, "top_logprobs", "int", 0, 0, MAX_TOP_LOGPROBS)
+        if top and not want: raise RequestError(400, "top_logprobs needs logprobs: true", "top_logprobs", "invalid_value")
+        if hasattr(self.backend, "count_tokens"): self._check_context([self.backend.render_chat(msgs)], kw["max_tokens"])
+        (cs,) = self.backend.chat([msgs], logprobs=want, top_logprobs=top, **kw)
+        def entry(t, lp): return {"token": t, "logprob": lp, "bytes": list(t.encode("utf-8"))}
+        choices = []
+        for j, c in enumerate(cs):
+            logprobs = None
+            if want:
+                logprobs = {"content": [{**entry(t, lp), "top_logprobs": [entry(a, b) for a, b in (c.top_logprobs[k].items() if c.top_logprobs else [])]}
+                                        for k, (t, lp) in enumerate(zip(c.tokens or [], c.logprobs or []))], "refusal": None}
+            choices.append({"index": j, "message": {"role": "assistant", "content": c.text}, "finish_reason": c.finish_reason,
+                            "logprobs": logprobs})
+        return {**self._head("chat.completion"), "choices": choices,
+                "usage": self._usage(cs, cs[0].prompt_tokens if cs else 0)}
+
+# %% ../nbs/09_llm_utils.ipynb #2b4c5bb3
+def make_http_server(server: OpenAIServer, host: str = "127.0.0.1", port: int = 8000, verbose: bool = False):
+    "A `ThreadingHTTPServer` that answers with `server.handle`."
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        server_version = "wandering_light"
+        def _do(self):
+            n = self.headers.get("Content-Length")
+            try: size = int(n) if n is not None else 0
+            except ValueError: size = -1
+            if size < 0 or size > server.max_body_bytes:
+                status, out = (413, RequestError(413, f"request body over {server.max_body_bytes} bytes").body()) if size > 0 \
+                    else (400, RequestError(400, "bad Content-Length").body())
+                self.close_connection = True
+            else:
+                body = self.rfile.read(size) if size else b""
+                status, out = server.handle(self.command, self.path, dict(self.headers), body)
+            data = out if isinstance(out, bytes) else json.dumps(out).encode()
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json" if not isinstance(out, bytes) else "text/plain")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError): self.close_connection = True   # the client gave up
+        do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = _do
+        def log_message(self, fmt, *args):
+            if verbose: sys.stderr.write(f"wl serve: {self.address_string()} {fmt % args}\n")
+    class Server(http.server.ThreadingHTTPServer):
+        daemon_threads = True
+        allow_reuse_address = True
+    return Server((host, port), Handler)
+
+def serve_main(argv: list[str] | None = None) -> int:
+    "wl serve: an OpenAI-compatible HTTP server for a local checkpoint (or a replay file)."
+    p = argparse.ArgumentParser(prog="wl serve", description="Serve a local checkpoint (or fixed completions from a replay "
+                                "file) with OpenAI's API: /v1/models, /v1/completions, /v1/chat/completions.")
+    p.add_argument("model", nargs="?", help="checkpoint directory, model size (tiny/small/base: untrained) or hub name")
+    p.add_argument("--replay", help="serve the completions of this replay file (JSON Lines rules) instead of a model")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8000, help="port (0: any free port; the URL is printed)")
+    p.add_argument("--api-key", default=os.environ.get("WL_SERVE_API_KEY"),
+                   help="require this key (Authorization: Bearer KEY); default $WL_SERVE_API_KEY, else none")
+    p.add_argument("--model-name", help="the model id clients ask for (default: the model argument, or 'replay')")
+    p.add_argument("--device", default=None); p.add_argument("--dtype", default=None)
+    p.add_argument("--threads", type=int, default=None, help="torch CPU threads")
+    p.add_argument("--max-tokens-limit", type=int, default=2048, help="largest max_tokens a request may ask for")
+    p.add_argument("--verbose", action="store_true", help="log each request to stderr")
+    a = p.parse_args(argv)
+    if (a.model is None) == (a.replay is None): raise UserError("give a model (checkpoint directory or size) or --replay FILE, not both")
+    if not 0 <= a.port <= 65535: raise UserError(f"--port must be from 0 to 65535, not {a.port}")
+    if a.api_key is not None and not a.api_key.strip(): raise UserError("--api-key is empty")
+    if a.replay: backend = ReplayBackend(a.replay, model_name=a.model_name or "replay")
+    else:
+        if a.threads:
+            import torch; torch.set_num_threads(a.threads)
+        backend = LocalBackend.load(a.model, device=a.device, dtype=a.dtype, model_name=a.model_name or a.model)
+    server = OpenAIServer(backend, api_key=a.api_key, max_tokens_limit=a.max_tokens_limit)
+    try: httpd = make_http_server(server, a.host, a.port, a.verbose)
+    except OSError as e: raise UserError(f"cannot listen on {a.host}:{a.port}: {e.strerror or e}") from None
+    if a.host not in ("127.0.0.1", "localhost", "::1") and a.api_key is None:
+        print(f"wl serve: warning: listening on {a.host} without --api-key: anyone who can reach it can use it", file=sys.stderr)
+    host, port = httpd.server_address[:2]
+    print(f"wl serve: serving {server.model_name!r} ({backend.name}) at http://{host}:{port}/v1", flush=True)
+    def stop(signum, frame): raise KeyboardInterrupt
+    old = signal.signal(signal.SIGTERM, stop) if threading.current_thread() is threading.main_thread() else None
+    try: httpd.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt: pass
+    finally:
+        httpd.server_close()
+        if old is not None: signal.signal(signal.SIGTERM, old)
+    print("wl serve: stopped", file=sys.stderr)
+    return 0
+
+# %% ../nbs/09_llm_utils.ipynb #3b0d60b1
+class ServerProcess:
+    "`wl serve ARGS` in a subprocess on a free port; `.base_url` is its `/v1` URL."
+    def __init__(self, args: Sequence[str], timeout: float = 180.0, env: dict | None = None):
+        import wandering_light
+        root = str(Path(wandering_light.__file__).resolve().parent.parent)
+        env = {**os.environ, **(env or {})}
+        env["PYTHONPATH"] = os.pathsep.join([root, *[p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]])
+        self._err = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen([sys.executable, "-c", "from wandering_light.cli import entry; entry()", "serve",
+                                      *map(str, args), "--port", "0"], stdout=subprocess.PIPE, stderr=self._err, env=env)
+        line, deadline = b"", time.monotonic() + timeout
+        while not line.endswith(b"\n"):
+            left = deadline - time.monotonic()
+            if left <= 0 or self.proc.poll() is not None: break
+            if select.select([self.proc.stdout], [], [], min(left, 0.5))[0]:
+                ch = os.read(self.proc.stdout.fileno(), 1)
+                if not ch: break
+                line += ch
+        m = re.search(rb"at (http://\S+/v1)", line)
+        if not m:
+            self.close()
+            raise RuntimeError(f"wl serve did not start: {self.stderr().strip()[-500:] or line.decode(errors='replace')}")
+        self.base_url = m.group(1).decode()
+        self.port = int(self.base_url.rsplit(":", 1)[1].split("/")[0])
+
+    def stderr(self) -> str:
+        self._err.seek(0); return self._err.read().decode(errors="replace")
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try: self.proc.wait(10)
+            except subprocess.TimeoutExpired: self.proc.kill(); self.proc.wait()
+        if self.proc.stdout: self.proc.stdout.close()
+
+    def __enter__(self): return self
+    def __exit__(self, *exc): self.close()
+    def __repr__(self): return f"ServerProcess({self.base_url!r}, pid={self.proc.pid})"
