@@ -845,12 +845,13 @@ class OpenAIServer:
         return {**self._head("chat.completion"), "choices": choices,
                 "usage": self._usage(cs, cs[0].prompt_tokens if cs else 0)}
 
-# %% ../nbs/09_llm_utils.ipynb #2b4c5bb3
+# %% ../nbs/09_llm_utils.ipynb #3463e3db
 def make_http_server(server: OpenAIServer, host: str = "127.0.0.1", port: int = 8000, verbose: bool = False):
     "A `ThreadingHTTPServer` that answers with `server.handle`."
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         server_version = "wandering_light"
+        disable_nagle_algorithm = True        # headers and body go out at once, not 40 ms apart (Nagle + delayed ACK)
         def _do(self):
             n = self.headers.get("Content-Length")
             try: size = int(n) if n is not None else 0
@@ -891,6 +892,7 @@ def serve_main(argv: list[str] | None = None) -> int:
     p.add_argument("--model-name", help="the model id clients ask for (default: the model argument, or 'replay')")
     p.add_argument("--device", default=None); p.add_argument("--dtype", default=None)
     p.add_argument("--threads", type=int, default=None, help="torch CPU threads")
+    p.add_argument("--batch-size", type=int, default=64, help="sequences per forward pass (prompts times n)")
     p.add_argument("--max-tokens-limit", type=int, default=2048, help="largest max_tokens a request may ask for")
     p.add_argument("--verbose", action="store_true", help="log each request to stderr")
     a = p.parse_args(argv)
@@ -901,7 +903,9 @@ def serve_main(argv: list[str] | None = None) -> int:
     else:
         if a.threads:
             import torch; torch.set_num_threads(a.threads)
-        backend = LocalBackend.load(a.model, device=a.device, dtype=a.dtype, model_name=a.model_name or a.model)
+        if a.batch_size < 1: raise UserError("--batch-size must be at least 1")
+        backend = LocalBackend.load(a.model, device=a.device, dtype=a.dtype, model_name=a.model_name or a.model,
+                                    batch_size=a.batch_size)
     server = OpenAIServer(backend, api_key=a.api_key, max_tokens_limit=a.max_tokens_limit)
     try: httpd = make_http_server(server, a.host, a.port, a.verbose)
     except OSError as e: raise UserError(f"cannot listen on {a.host}:{a.port}: {e.strerror or e}") from None
