@@ -240,7 +240,7 @@ class LocalBackend(Backend):
             out.append(1 / (1 + math.exp(ln - ly)) if ly > -math.inf or ln > -math.inf else 0.5)
         return out
 
-# %% ../nbs/09_llm_utils.ipynb #faee06f7
+# %% ../nbs/09_llm_utils.ipynb #10306999
 class ReplayFault(BackendError):
     "A scripted failure from a replay rule: an HTTP status (and message), or a raw malformed body."
     def __init__(self, rule: dict):
@@ -253,7 +253,7 @@ def _replay_tokens(text: str) -> list[str]:
     "Pseudo-tokens of replayed text: words and punctuation, each with the spaces before it."
     return re.findall(r"\s*\w+|\s*[^\w\s]|\s+", text)
 
-_RULE_KEYS = {"text", "match", "finish_reason", "top_logprobs", "delay_s", "status", "message", "raw"}
+_RULE_KEYS = {"text", "match", "finish_reason", "top_logprobs", "delay_s", "status", "message", "raw", "ignore_n"}
 
 def read_replay_rules(path: str | Path) -> list[dict]:
     "Read and check a replay file (`UserError` naming the file and line)."
@@ -327,7 +327,7 @@ class ReplayBackend(Backend):
         out = []
         for p, rs in zip(prompts, self._answer(prompts, n)):
             row = []
-            for r in rs:
+            for r in (rs[:1] if any(r.get("ignore_n") for r in rs) else rs):
                 text, finish = r["text"], r.get("finish_reason", "stop")
                 hits = [i for i in (text.find(s) for s in stops) if i >= 0]
                 if hits: text, finish = text[:min(hits)], "stop"
@@ -845,7 +845,7 @@ class OpenAIServer:
         return {**self._head("chat.completion"), "choices": choices,
                 "usage": self._usage(cs, cs[0].prompt_tokens if cs else 0)}
 
-# %% ../nbs/09_llm_utils.ipynb #3463e3db
+# %% ../nbs/09_llm_utils.ipynb #7701b308
 def make_http_server(server: OpenAIServer, host: str = "127.0.0.1", port: int = 8000, verbose: bool = False):
     "A `ThreadingHTTPServer` that answers with `server.handle`."
     class Handler(http.server.BaseHTTPRequestHandler):
@@ -866,7 +866,7 @@ def make_http_server(server: OpenAIServer, host: str = "127.0.0.1", port: int = 
             data = out if isinstance(out, bytes) else json.dumps(out).encode()
             try:
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json" if not isinstance(out, bytes) else "text/plain")
+                self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
