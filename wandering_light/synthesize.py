@@ -214,7 +214,7 @@ def basic_functions() -> FunctionDefSet:
     from wandering_light.common_functions import basic_fns
     return basic_fns
 
-# %% ../nbs/09b_synthesize.ipynb #8b52f0fb
+# %% ../nbs/09b_synthesize.ipynb #85c570a4
 @dataclass
 class SynthesisResult:
     "Verdicts of every candidate, the new basis and its manifest (and where it was written)."
@@ -256,7 +256,7 @@ def synthesize(backend: Backend, basis: FunctionDefSet | None = None, rounds: in
     if run_dir is not None:
         config = {"backend": repr(backend), "api": api, "basis": basis.digest, "basis_id": basis_id, "rounds": rounds,
                   "n": n, "k": k, "temperature": temperature, "max_tokens": max_tokens, "seed": seed, "samples": samples}
-        run = RunDir(run_dir, config)
+        run = RunDir(run_dir, config, ignore_keys=("rounds",))      # more rounds extend a finished run
         done = {e["round"] for e in run.events("round")}
         path = run.results / "candidates.jsonl"
         if path.exists():                             # keep the verdicts of finished rounds only
@@ -290,7 +290,7 @@ def synthesize(backend: Backend, basis: FunctionDefSet | None = None, rounds: in
         run.write_report(report_text(res))
     return res
 
-# %% ../nbs/09b_synthesize.ipynb #2535f483
+# %% ../nbs/09b_synthesize.ipynb #d3616370
 def main(argv: list[str] | None = None) -> int:
     "wl synthesize: grow the library with model-proposed tools, validated in the sandbox, into a new basis manifest."
     p = argparse.ArgumentParser(prog="wl synthesize", description="Ask an OpenAI-compatible server for new tools; accept "
@@ -330,5 +330,5 @@ def main(argv: list[str] | None = None) -> int:
     print(f"basis {res.basis.name!r}: {len(res.basis)} tools, digest {res.basis.digest}\nmanifest: {res.path}")
     return 0
 
-# %% ../nbs/09b_synthesize.ipynb #7a687472
+# %% ../nbs/09b_synthesize.ipynb #4f76459e
 if __name__ == "__main__" and "__file__" in globals(): sys.exit(cli_main(main))
