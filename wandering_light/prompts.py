@@ -17,10 +17,12 @@ from .trajectory import (Trajectory, UnknownFunctionError, parse_pipeline, forma
 
 # %% auto #0
 __all__ = ['MAX_VALUE_CHARS', 'PARSE_ERRORS', 'PROMPT_STYLES', 'INSTRUCTED_INDUCTION_HEAD', 'INSTRUCTED_INDUCTION_TAIL',
-           'INSTRUCTED_PROPOSER_HEAD', 'INSTRUCTED_PROPOSER_TAIL', 'render_value', 'render_typed_list', 'parse_value',
-           'clean_completion', 'ParsedPipeline', 'parse_completion', 'function_signatures', 'induction_prompt',
-           'induction_completion', 'induction_example', 'proposer_prompt', 'proposer_completion', 'proposer_example',
-           'ParsedProposal', 'parse_proposal', 'chat_messages']
+           'INSTRUCTED_PROPOSER_HEAD', 'INSTRUCTED_PROPOSER_TAIL', 'BLOCK_START', 'BLOCK_END', 'Q_RUNS', 'Q_PROGRESS',
+           'Q_REACH', 'Q_EXPECT', 'Q_MATCHED', 'Q_REACHED', 'AGENT_WORDS', 'render_value', 'render_typed_list',
+           'parse_value', 'clean_completion', 'ParsedPipeline', 'parse_completion', 'function_signatures',
+           'induction_prompt', 'induction_completion', 'induction_example', 'proposer_prompt', 'proposer_completion',
+           'proposer_example', 'ParsedProposal', 'parse_proposal', 'chat_messages', 'question_suffix', 'answer_text',
+           'parse_answer', 'agent_window', 'block_type_prompt', 'parse_block_type']
 
 # %% ../nbs/07_prompts.ipynb #1f3ad97b
 def _order_key(x) -> str:
@@ -302,3 +304,59 @@ def parse_proposal(text: str, functions: FunctionDefSet | None = None, max_items
 def chat_messages(prompt: str, system: str | None = None) -> list[dict]:
     "The prompt as chat messages: an optional system message, then the prompt as the user message."
     return ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": prompt}]
+
+# %% ../nbs/07_prompts.ipynb #79527a40
+BLOCK_START, BLOCK_END = "#startblock type:", "#endblock"
+Q_RUNS = "Will this action run without error?"
+Q_PROGRESS = "Will this action bring the values closer to the target?"
+Q_REACH = "Will this action reach the target?"
+Q_EXPECT = "Will the values match this expectation?"
+Q_MATCHED = "Did the values match the expectation?"
+Q_REACHED = "Is the target reached?"
+
+def question_suffix(question: str) -> str:
+    "The text after a block that asks a yes/no question; the answer is the next token."
+    if "\n" in question or not question.strip().endswith("?"): raise ValueError(f"not a one-line question: {question!r}")
+    return f"#q: {question}\n#a:"
+
+def answer_text(label: bool) -> str:
+    "The answer that follows `question_suffix` in training text: `yes` or `no`, right after the colon."
+    return "yes" if label else "no"
+
+def parse_answer(text: str) -> bool | None:
+    "A model's answer: True for yes, False for no (any case, leading spaces, trailing punctuation), None otherwise."
+    m = re.match(r"\s*([A-Za-z]+)", text)
+    w = m.group(1).lower() if m else ""
+    return True if w == "yes" else False if w == "no" else None
+
+# %% ../nbs/07_prompts.ipynb #1a607e36
+def agent_window(blocks: Sequence, tick: int, drop_views: Iterable[str] = ()) -> list:
+    "The blocks a model sees when it writes a block in tick `tick` (see above)."
+    drop = set(drop_views)
+    return [b for b in blocks if b.tick == tick and not (b.type == "observation" and b.title in drop)]
+
+def block_type_prompt(text: str) -> str:
+    "The rendered blocks so far, then the start of the next block's header: a model completes it with a block type."
+    return text + ("\n" if text else "") + BLOCK_START
+
+def parse_block_type(text: str, options: Sequence[str]) -> str | None:
+    "The block type a model wrote after `BLOCK_START` if it is one of `options`, else None."
+    m = re.match(r"[ \t]*(\w+)", text)
+    return m.group(1) if m and m.group(1) in options else None
+
+# %% ../nbs/07_prompts.ipynb #72456740
+AGENT_WORDS = tuple(dict.fromkeys("""
+the to startblock endblock index tick title observation orientation action expectation evaluation outcome error debug backtrack
+def act agent values state target inputs previous return add_action add_evaluation expect undo assert
+Apply Keep values_match target_reached Did Is Will match reached reach run without bring closer this
+Task Current Diff Tools Result Find tools that turn each input into its examples after actions
+targets must become differs by differ ok every value is at length of for none on TL
+A shortest pipeline from here has tool This then The are and I wrote where plan a different same
+Expected but got did not do what planned Undo it apply again failed Retry with fails takes these Trying random
+That work visible held out fits coincidence another try fit last does generalise so start
+No most have tried reaches stop solved in ticks budget spent gave up policy program all plain pipelines
+check result ran task yes no checked once could be made fresh reference expected unchanged
+rejected unknown unknown_name limit structure syntax assertion name call calls allowed import never
+s an if or would their block loop large safe palette private produced reserved starting dunder builtin
+builtins attribute attributes accessible assignments comparisons literals operators
+""".split()))

@@ -18,15 +18,21 @@ from .loop import AgentLoop, AgentConfig, AgentTask, make_policy, make_scorer
 # %% auto #0
 __all__ = ['AgentSolver']
 
-# %% ../../nbs/22a_agent_solver.ipynb #85e0a212
+# %% ../../nbs/22a_agent_solver.ipynb #ed14b0b9
 class AgentSolver(Solver):
     "The agent loop as a solver: `budget` ticks per task (see above)."
     name = "agent"
-    def __init__(self, budget: int = 4, functions: FunctionDefSet | None = None, policy="expert", scorer="lint",
+    def __init__(self, budget: int = 4, functions: FunctionDefSet | None = None, policy=None, scorer=None,
                  n: int = 1, max_n: int = 4, threshold: float = 0.5, heldout: int = 8, max_retries: int = 2,
-                 seed: int = 0, policy_kwargs: dict | None = None):
+                 seed: int = 0, policy_kwargs: dict | None = None, model=None, base_url: str | None = None,
+                 device: str | None = None, model_kwargs: dict | None = None):
         super().__init__(functions)
         if budget < 1: raise ValueError("the agent's budget (ticks) must be at least 1")
+        if model is not None:                       # a checkpoint, a served model's name, or a backend: policy and scorer
+            from wandering_light.agent.models import model_agent
+            mp, ms = model_agent(model, base_url=base_url, device=device, **(model_kwargs or {}))
+            policy, scorer = (mp if policy is None else policy), (ms if scorer is None else scorer)
+        policy, scorer = ("expert" if policy is None else policy), ("lint" if scorer is None else scorer)
         self.budget, self.policy, self.scorer, self.policy_kwargs = budget, policy, scorer, dict(policy_kwargs or {})
         self.config = AgentConfig(budget=budget, max_retries=max_retries, n=n, max_n=max_n, threshold=threshold,
                                   heldout=heldout, seed=seed)
