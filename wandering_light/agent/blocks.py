@@ -207,7 +207,7 @@ def parse_rendered(text: str) -> list[Block]:
         i = j + 1
     return blocks
 
-# %% ../../nbs/20_agent_blocks.ipynb #f79c8ec5
+# %% ../../nbs/20_agent_blocks.ipynb #c3707a47
 TRACE_SCHEMA = "wandering_light.agent.trace/1"
 
 class Trace:
@@ -240,9 +240,9 @@ class Trace:
         "The Python text of the trace (of its first `upto` blocks)."
         return render_blocks(self.blocks[:upto] if upto is not None else self.blocks)
 
-    def prompt(self, type: str, tick: int, upto: int | None = None) -> str:
-        "The text a model continues to write a block of `type` after the first `upto` blocks."
-        return block_prompt(self.blocks[:upto] if upto is not None else self.blocks, type, tick)
+    def prompt(self, type: str, tick: int, upto: int | None = None, title: str | None = None) -> str:
+        "The text a model continues to write a block of `type` (with `title`) after the first `upto` blocks."
+        return block_prompt(self.blocks[:upto] if upto is not None else self.blocks, type, tick, title)
 
     def events(self) -> list[dict]:
         "The JSON event stream: one dict per block."

@@ -321,7 +321,7 @@ def fit_platt(scores: Sequence[float], labels: Sequence[bool], iters: int = 50, 
         if abs(da) + abs(db) < 1e-10: break
     return a, b
 
-# %% ../../nbs/22_agent_loop.ipynb #611f1b09
+# %% ../../nbs/22_agent_loop.ipynb #b166e9ad
 @dataclass
 class BlockContext:
     "What a policy or scorer may know when a block is written."
@@ -338,13 +338,14 @@ class BlockContext:
     action: str | None = None      # the chosen action's body (for its expectation and evaluation)
     action_pipeline: FunctionDefList | None = None
     problem: dict | None = None    # the failure being handled (kind, message, ...)
+    title: str | None = None       # the title the framework gives the block (actions: `int -> str`, the types to bridge)
     _lint: dict = field(default_factory=dict, repr=False)
 
     @property
     def functions(self) -> FunctionDefSet: return self.task.functions
     def prompt(self) -> str:
         "The text a model continues to write this block."
-        return self.trace.prompt(self.block_type, self.tick)
+        return self.trace.prompt(self.block_type, self.tick, title=self.title)
     def lint_full(self, body: str) -> tuple[list, LoadedBlock | None, FunctionDefList | None]:
         if body not in self._lint: self._lint[body] = lint_block(self.block_type, body, self)
         return self._lint[body]
@@ -598,7 +599,7 @@ class AgentLoop:
         self._current = _Run(self, task, trace)
         return self._current.go()
 
-# %% ../../nbs/22_agent_loop.ipynb #8800cfef
+# %% ../../nbs/22_agent_loop.ipynb #185911f0
 class _Run:
     def __init__(self, loop: AgentLoop, task: AgentTask, trace: Trace):
         self.loop, self.task, self.trace, self.cfg = loop, task, trace, loop.config
@@ -664,7 +665,8 @@ class _Run:
     def attempt(self, attempt: int) -> dict | None:
         interp, target = self.loop.interp, self.task.target
         t0 = time.time()
-        actx = self.ctx("action", attempt)
+        actx = self.ctx("action", attempt, title=f"{short_type_name(self.state.item_type)} -> "
+                                                 f"{short_type_name(target.item_type)}")
         idx, cands = self.choose(actx, True)
         if idx is None: self.stop = "gave_up"; return None
         for c in cands:
@@ -672,7 +674,7 @@ class _Run:
             c.reward = round(action_reward(c.grounded), 6)
         chosen = cands[idx]
         problems, ablk, pipe = actx.lint_full(chosen.body)
-        self.add("action", chosen.body, start=t0, score=chosen.score, candidates=cands, reward=chosen.reward)
+        self.add("action", chosen.body, title=actx.title, start=t0, score=chosen.score, candidates=cands, reward=chosen.reward)
         if ablk is None: return self.lint_error("the action block", problems[0])
         # expectation
         t0 = time.time()
@@ -824,7 +826,7 @@ def expectation_text(values: TypedList, note: str = "") -> str:
     "An expectation block for `values`."
     return (comment(note) + "\n" if note else "") + f"expect({json.dumps(short_type_name(values.item_type))}, {format_value(list(values.items))})"
 
-# %% ../../nbs/22_agent_loop.ipynb #12c7bb21
+# %% ../../nbs/22_agent_loop.ipynb #33a713f1
 @dataclass
 class _Intent:
     tools: tuple                  # what the plan says to apply this attempt
@@ -837,10 +839,12 @@ class ExpertPolicy:
     "A scripted expert that knows a shortest pipeline (BFS), writes correct expectations, and sometimes slips first."
     name = "expert"
     def __init__(self, functions: FunctionDefSet | None = None, max_depth: int = 4, slip_prob: float = 0.2,
-                 max_slips: int = 1, chunking: str = "random"):
+                 max_slips: int = 1, chunking: str = "random", plan: str = "tools"):
         if chunking not in ("random", "all", "one"): raise ValueError(f"chunking is random, all or one, not {chunking!r}")
+        if plan not in ("tools", "length"): raise ValueError(f"plan is tools or length, not {plan!r}")
         self.functions = functions if functions is not None else _default_functions()
         self.max_depth, self.slip_prob, self.max_slips, self.chunking = max_depth, slip_prob, max_slips, chunking
+        self.plan = plan
         self.solver = BFSSolve(max_depth, self.functions)
         self.executor = Executor(self.functions)
 
@@ -955,8 +959,11 @@ class ExpertPolicy:
                          f"reaches the target from here: I stop.")
             return [comment("\n".join(lines))]
         plan = self.route[ctx.state.search_key()]
-        lines.append(f"A shortest pipeline from here has {len(plan)} tool{'s' if len(plan) != 1 else ''}: "
-                     f"{', '.join(f.name for f in plan) or '(none)'}.")
+        tools = lambda n: f"{n} tool{'s' if n != 1 else ''}"
+        if self.plan == "length":               # the tools themselves are left to the action block
+            lines.append(f"A shortest pipeline from here has {tools(len(plan))}; this tick I apply {tools(len(i.tools))}.")
+            return [comment("\n".join(lines))]
+        lines.append(f"A shortest pipeline from here has {tools(len(plan))}: {', '.join(f.name for f in plan) or '(none)'}.")
         rest = plan[len(i.tools):]
         lines.append(f"This tick: {', '.join(f.name for f in i.tools) or 'keep the values'}"
                      + (f"; then {', '.join(f.name for f in rest)}." if rest else "."))
@@ -1101,7 +1108,7 @@ class RandomPolicy:
     def decide(self, ctx: BlockContext, options: Sequence[str]) -> str:
         return "backtrack" if "backtrack" in options else options[0]
 
-# %% ../../nbs/22_agent_loop.ipynb #fa286e8a
+# %% ../../nbs/22_agent_loop.ipynb #ff599de1
 def sft_examples(traces: Iterable[Trace]) -> list[dict]:
     "One SFT example per trace: the rendered text."
     return [{"id": t.task.get("id"), "text": t.render(), "solved": bool(t.result.get("solved")),
@@ -1115,7 +1122,7 @@ def preference_groups(traces: Iterable[Trace]) -> list[dict]:
             cs = [c for c in b.candidates if c.reward is not None]
             if len(cs) < 2 or len(cs) != len(b.candidates): continue
             out.append({"id": f"{t.task.get('id')}/{b.index}", "type": b.type,
-                        "prompt": block_prompt(t.blocks[:b.index], b.type, b.tick),
+                        "prompt": block_prompt(t.blocks[:b.index], b.type, b.tick, b.title),
                         "candidates": [{"body": c.body, "reward": c.reward, "score": c.score, "chosen": c.chosen} for c in cs]})
     return out
 
@@ -1132,12 +1139,12 @@ def preference_pairs(groups: Iterable[dict], min_gap: float = 0.0) -> list[dict]
     return out
 
 def _label(t, b, i, c, question, label, p, prompt_fn=block_prompt):
-    prompt = prompt_fn(t.blocks[:b.index], b.type, b.tick) + c.body + "\n#endblock\n"
+    prompt = prompt_fn(t.blocks[:b.index], b.type, b.tick, b.title) + c.body + "\n#endblock\n"
     return {"id": f"{t.task.get('id')}/{b.index}/{i}", "block": b.type, "chosen": c.chosen, "question": question,
             "label": bool(label), "answer": "yes" if label else "no", "p_yes": p, "text": prompt + question_suffix(question)}
 
-def grounded_labels(traces: Iterable[Trace], prompt: Callable[[Sequence[Block], str, int], str] = block_prompt) -> list[dict]:
-    "Yes/no labels settled by running the candidates (see above); `prompt(blocks, type, tick)` makes the text before a block."
+def grounded_labels(traces: Iterable[Trace], prompt: Callable[..., str] = block_prompt) -> list[dict]:
+    "Yes/no labels settled by running the candidates (see above); `prompt(blocks, type, tick, title)` makes the text before a block."
     out = []
     for t in traces:
         for b in t.blocks:

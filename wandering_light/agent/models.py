@@ -20,7 +20,7 @@ from .loop import (BlockContext, TaskView, SCORING_QUESTIONS, Q_RUNS, Q_PROGRESS
 __all__ = ['MAX_TOKENS', 'SAMPLED_TYPES', 'DEFAULT_QUESTIONS', 'AGENT_CONFIG', 'Window', 'agent_tokenizer', 'ModelPolicy',
            'LogitScorer', 'replay_rules', 'save_agent_config', 'read_agent_config', 'model_agent']
 
-# %% ../../nbs/23_agent_models.ipynb #701408ba
+# %% ../../nbs/23_agent_models.ipynb #09b427f6
 @dataclass(frozen=True)
 class Window:
     "Which part of a trace a model sees, and how long it may be (see above)."
@@ -45,9 +45,10 @@ class Window:
         head = render_blocks(self.blocks(blocks, tick))
         return head + ("\n" if head else "") + block_header(type, len(blocks), tick, title)
 
-    def scoring_text(self, blocks: Sequence[Block], type: str, tick: int, body: str, question: str) -> str:
+    def scoring_text(self, blocks: Sequence[Block], type: str, tick: int, body: str, question: str,
+                     title: str | None = None) -> str:
         "The text a logit evaluator completes with yes or no: the prompt, the candidate, `#endblock`, the question."
-        return self.prompt(blocks, type, tick) + body + "\n" + P.BLOCK_END + "\n" + P.question_suffix(question)
+        return self.prompt(blocks, type, tick, title) + body + "\n" + P.BLOCK_END + "\n" + P.question_suffix(question)
 
     def type_prompt(self, blocks: Sequence[Block], tick: int) -> str:
         "The text a policy completes with the type of the block it writes next."
@@ -64,7 +65,7 @@ def agent_tokenizer(functions: FunctionDefSet | Sequence[str] | None = None, **k
     from wandering_light.models import build_tokenizer
     return build_tokenizer(functions, extra_words=P.AGENT_WORDS, **kw)
 
-# %% ../../nbs/23_agent_models.ipynb #01ac489b
+# %% ../../nbs/23_agent_models.ipynb #5f92f9f3
 MAX_TOKENS = {"orientation": 160, "action": 160, "expectation": 240, "evaluation": 200, "debug": 200, "backtrack": 60}
 SAMPLED_TYPES = frozenset({"action", "expectation"})
 
@@ -94,7 +95,7 @@ class ModelPolicy:
     def propose(self, ctx: BlockContext, n: int) -> list[str]:
         t = ctx.block_type
         sampled = t in SAMPLED_TYPES
-        texts = self.complete(self.window.prompt(ctx.trace.blocks, t, ctx.tick), n if sampled else 1,
+        texts = self.complete(self.window.prompt(ctx.trace.blocks, t, ctx.tick, ctx.title), n if sampled else 1,
                               self.max_tokens.get(t, 160), self.temperature if sampled else self.prose_temperature)
         return [completion_body(x)[0] for x in texts]
 
@@ -105,7 +106,7 @@ class ModelPolicy:
 
     def __repr__(self): return f"ModelPolicy({self.backend!r}, window={self.window})"
 
-# %% ../../nbs/23_agent_models.ipynb #639aea00
+# %% ../../nbs/23_agent_models.ipynb #4c96be11
 DEFAULT_QUESTIONS = {"action": (Q_RUNS, Q_PROGRESS, Q_REACH), "expectation": (Q_EXPECT,)}
 
 class LogitScorer:
@@ -136,7 +137,8 @@ class LogitScorer:
         return [p_yes_from_top_logprobs(top) for top in self.backend.next_token_logprobs(texts, self.top_k)]
 
     def p_yes(self, ctx: BlockContext, bodies: Sequence[str], questions: Sequence[str]) -> list[list[float]]:
-        texts = [self.window.scoring_text(ctx.trace.blocks, ctx.block_type, ctx.tick, b, q) for b in bodies for q in questions]
+        texts = [self.window.scoring_text(ctx.trace.blocks, ctx.block_type, ctx.tick, b, q, ctx.title)
+                 for b in bodies for q in questions]
         ps = self.p_yes_texts(texts)
         k = len(questions)
         return [ps[i * k:(i + 1) * k] for i in range(len(bodies))]

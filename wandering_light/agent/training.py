@@ -24,7 +24,7 @@ __all__ = ['POLICY_BLOCKS', 'simple_batch', 'task_key', 'task_split', 'expert_tr
            'label_examples', 'sft_phase', 'train_agent_model', 'run_agent', 'solves', 'pass_at_n',
            'states_before_actions', 'expectation_accuracy', 'expectation_probe']
 
-# %% ../../nbs/24_agent_training.ipynb #63cfdb70
+# %% ../../nbs/24_agent_training.ipynb #0c45b998
 def simple_batch(rng: random.Random, min_items: int = 3, max_items: int = 4) -> list:
     "A random batch of one input type with short values."
     from wandering_light.tasks import random_input, INPUT_TYPES
@@ -35,27 +35,28 @@ def simple_batch(rng: random.Random, min_items: int = 3, max_items: int = 4) -> 
 def task_key(t: AgentTask) -> tuple: return (t.input.search_key(), t.target.answer_key())
 
 def task_split(n_train: int, n_test: int, seed: int = 0, lengths: tuple = (1, 3), n_batches: int = 400,
-               functions: FunctionDefSet | None = None) -> tuple[list[AgentTask], list[AgentTask]]:
-    "`(train, test)` tasks from disjoint seed batches; no test task's (input, target) occurs in training."
+               shared_inputs: bool = False, functions: FunctionDefSet | None = None) -> tuple[list[AgentTask], list[AgentTask]]:
+    "`(train, test)` tasks; no test task's (input, target) occurs in training (see above)."
     rng = random.Random(f"batches:{seed}")
-    batches = [simple_batch(rng) for _ in range(n_batches)]
-    fixed = [list(b) for b in SEED_BATCHES]
-    train = generate_tasks(n_train, seed=seed, lengths=lengths, functions=functions, seeds=fixed + batches[: n_batches // 2])
+    batches = [list(b) for b in SEED_BATCHES] + [simple_batch(rng) for _ in range(n_batches)]
+    if shared_inputs: train_seeds = test_seeds = batches
+    else: train_seeds, test_seeds = batches[: len(batches) // 2], batches[len(batches) // 2:]
+    train = generate_tasks(n_train, seed=seed, lengths=lengths, functions=functions, seeds=train_seeds)
     seen = {task_key(t) for t in train}
-    test = [t for t in generate_tasks(2 * n_test, seed=seed + 1, lengths=lengths, functions=functions,
-                                      seeds=batches[n_batches // 2:]) if task_key(t) not in seen][:n_test]
+    test = [t for t in generate_tasks(4 * n_test, seed=seed + 1, lengths=lengths, functions=functions,
+                                      seeds=test_seeds) if task_key(t) not in seen][:n_test]
     for i, t in enumerate(train): t.id = f"train{seed}-{i}"
     for i, t in enumerate(test): t.id = f"test{seed}-{i}"
     return train, test
 
-# %% ../../nbs/24_agent_training.ipynb #2722c0b8
-def expert_traces(tasks: Sequence[AgentTask], seed: int = 0, slip_prob: float = 0.3, n: int = 4,
-                  budgets: Sequence[int] = (1, 2, 3, 4), functions: FunctionDefSet | None = None,
+# %% ../../nbs/24_agent_training.ipynb #2e2e13ab
+def expert_traces(tasks: Sequence[AgentTask], seed: int = 0, slip_prob: float = 0.2, n: int = 4,
+                  budgets: Sequence[int] = (1, 2, 3, 4), functions: FunctionDefSet | None = None, plan: str = "length",
                   progress: bool = False) -> list[Trace]:
     "One trace of the slipping expert per task (see above)."
     from tqdm.auto import tqdm
     rng, out = random.Random(f"expert:{seed}"), []
-    loops = {b: AgentLoop(ExpertPolicy(functions, slip_prob=slip_prob), LintScorer(), functions,
+    loops = {b: AgentLoop(ExpertPolicy(functions, slip_prob=slip_prob, plan=plan), LintScorer(), functions,
                           AgentConfig(budget=b, n=n, max_n=n, seed=seed)) for b in budgets}
     for t in tqdm(tasks, desc="expert traces", disable=not progress):
         out.append(loops[rng.choice(list(budgets))].run(t))
@@ -68,7 +69,7 @@ def random_traces(tasks: Sequence[AgentTask], seed: int = 0, n: int = 4, budget:
     loop = AgentLoop(RandomPolicy(functions), LintScorer(), functions, AgentConfig(budget=budget, n=n, max_n=n, seed=seed))
     return [loop.run(t) for t in tqdm(tasks, desc="random traces", disable=not progress)]
 
-# %% ../../nbs/24_agent_training.ipynb #893b4dd2
+# %% ../../nbs/24_agent_training.ipynb #89a93d83
 POLICY_BLOCKS = frozenset({"orientation", "action", "expectation", "evaluation", "debug", "backtrack"})
 
 def _opening(w: Sequence[Block]) -> int:
@@ -93,7 +94,7 @@ def policy_examples(traces: Sequence[Trace], window: Window) -> list[dict]:
                 for i in range(end):
                     b = blocks[i]
                     if b.tick != tick or b.type not in POLICY_BLOCKS: continue
-                    rows.append({"prompt": window.prompt(blocks[:i], b.type, tick),
+                    rows.append({"prompt": window.prompt(blocks[:i], b.type, tick, b.title),
                                  "completion": b.body + "\n" + P.BLOCK_END + "\n", "id": f"{t.task.get('id')}/{i}"})
     return rows
 
