@@ -24,3 +24,9 @@ def test_quickstart_runs():
 def test_bad_argument_exits_nonzero_without_traceback():
     r = wl("quickstart", "--tasks", "0")
     assert r.returncode == 2 and "Traceback" not in r.stderr and "--tasks must be at least 1" in r.stderr
+
+def test_closed_pipe_is_quiet():
+    p = subprocess.Popen([*WL, "--help"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.close()          # the reader goes away at once, like `wl --help | head -0`
+    err = p.stderr.read().decode(); p.wait(timeout=60)
+    assert "Traceback" not in err, err

@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterable, Iterator
 # %% auto #0
 __all__ = ['UserError', 'cli_main', 'read_jsonl', 'write_jsonl', 'append_jsonl', 'RunDir']
 
-# %% ../nbs/00a_utils.ipynb #22d424fd
+# %% ../nbs/00a_utils.ipynb #2c014a03
 class UserError(Exception):
     "An error caused by the user's input: shown as one line, without a traceback."
 
@@ -29,6 +29,9 @@ def cli_main(main: Callable[[list[str] | None], Any], argv: list[str] | None = N
         msg = str(e).strip("'\"")
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr); return 130
+    except BrokenPipeError:     # `wl ... | head`: the reader left; stop quietly, as Unix tools do
+        with contextlib.suppress(OSError): os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     print(f"{prog}: error: {msg}", file=sys.stderr)
     return 2
 

@@ -78,14 +78,14 @@ def summarize(results: Sequence[dict]) -> dict:
             "p95_time_s": times[min(n - 1, math.ceil(0.95 * n) - 1)] if times else None,
             "max_time_s": times[-1] if times else None, "total_time_s": sum(times)}
 
-# %% ../../nbs/10_evals.ipynb #cef1f542
+# %% ../../nbs/10_evals.ipynb #18687ecd
 def plot_summary(summary: dict, plots_dir: str | Path) -> list[Path]:
     "Write `success_by_distance.png` and `success_by_solver.png` for `{solver: summarize(...)}` into `plots_dir`."
     from matplotlib.figure import Figure
     plots_dir = Path(plots_dir); plots_dir.mkdir(parents=True, exist_ok=True)
     names = list(summary)
     dists = list(dict.fromkeys(d for s in summary.values() for d in s["by_distance"]))
-    fig = Figure(figsize=(1.2 + 0.9 * len(dists) * max(1, len(names)) ** 0.5, 3.6)); ax = fig.subplots()
+    fig = Figure(figsize=(max(4.5, 1.2 + 0.9 * len(dists) * max(1, len(names)) ** 0.5), 3.6)); ax = fig.subplots()
     w = 0.8 / max(1, len(names))
     for j, name in enumerate(names):
         bd = summary[name]["by_distance"]
@@ -96,7 +96,7 @@ def plot_summary(summary: dict, plots_dir: str | Path) -> list[Path]:
     ax.set_xlabel("certified distance"); ax.set_ylabel("success rate"); ax.set_ylim(0, 1.05)
     ax.set_title("Success by certified distance"); ax.legend(fontsize=8)
     fig.tight_layout(); p1 = plots_dir / "success_by_distance.png"; fig.savefig(p1, dpi=110)
-    fig = Figure(figsize=(1.5 + 1.0 * len(names), 3.2)); ax = fig.subplots()
+    fig = Figure(figsize=(max(4.0, 1.5 + 1.0 * len(names)), 3.2)); ax = fig.subplots()
     rates = [summary[n]["success_rate"] or 0 for n in names]
     bars = ax.bar(names, rates, color=[f"C{i}" for i in range(len(names))])
     for b, n in zip(bars, names):
