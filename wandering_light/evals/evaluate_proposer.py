@@ -29,7 +29,7 @@ from .. import prompts as P
 from ..tasks import DEFAULT_EVAL_SET, InductionTask, default_functions, read_tasks, run_lock
 from ..utils import RunDir, UserError, cli_main, write_jsonl
 
-# %% ../../nbs/10b_evaluate_proposer.ipynb #d5af33fb
+# %% ../../nbs/10b_evaluate_proposer.ipynb #cc4f051e
 def sample_attempts(model, tokenizer, tasks: Sequence[InductionTask], attempts: int = 8, temperature: float = 1.0,
                     max_new_tokens: int = 24, batch_size: int = 32, seed: int | None = 0,
                     functions: FunctionDefSet | None = None, max_length: int = 16) -> list[list[list[str] | None]]:
@@ -56,7 +56,7 @@ def sample_attempts(model, tokenizer, tasks: Sequence[InductionTask], attempts: 
         out.append(row)
     return out
 
-# %% ../../nbs/10b_evaluate_proposer.ipynb #0fb588f9
+# %% ../../nbs/10b_evaluate_proposer.ipynb #2eee9240
 @dataclass
 class ProposalSample:
     "One proposal and what happened to it."
@@ -123,7 +123,7 @@ def score_proposals(prompts: Sequence[str], completions: Sequence[str], attempt_
                         frac_non_zero_std=sum(0 < r < 1 for r in rated) / len(parsed) if parsed and rated else 0.0,
                         samples=samples)
 
-# %% ../../nbs/10b_evaluate_proposer.ipynb #c235cf83
+# %% ../../nbs/10b_evaluate_proposer.ipynb #c37eddb3
 def proposer_prompts(pool: Sequence[InductionTask], n: int, n_examples: int = 3, seed: int = 0) -> list[str]:
     "`n` bare proposer prompts, each showing `n_examples` tasks drawn at random from `pool`."
     if len(pool) < n_examples: raise UserError(f"the pool has {len(pool)} tasks; a prompt shows {n_examples}")
@@ -147,7 +147,7 @@ def evaluate_proposer(model, tokenizer, solver=None, solver_tokenizer=None, pool
                                    batch_size=batch_size * 2, seed=seed, functions=functions)
     return score_proposals(prompts, [g[0].text for g in gens], attempt_fn, functions)
 
-# %% ../../nbs/10b_evaluate_proposer.ipynb #5c75d71e
+# %% ../../nbs/10b_evaluate_proposer.ipynb #70108091
 def _stem(name: str) -> str: return Path(str(name).rstrip("/")).name or str(name)
 
 def main(argv: list[str] | None = None) -> int:
@@ -192,5 +192,5 @@ def main(argv: list[str] | None = None) -> int:
     print(res); print(f"results: {run_dir}")
     return 0
 
-# %% ../../nbs/10b_evaluate_proposer.ipynb #aeaec564
+# %% ../../nbs/10b_evaluate_proposer.ipynb #227b5720
 if __name__ == "__main__" and "__file__" in globals(): sys.exit(cli_main(main))
