@@ -18,7 +18,7 @@ from ..tasks import InductionTask, SearchLimits, default_functions, task_from_pr
 
 # %% auto #0
 __all__ = ['FORMAT_PENALTIES', 'INDUCTION_WEIGHTS', 'PROPOSAL_WEIGHTS', 'correctness_reward', 'brevity_reward', 'format_penalty',
-           'InductionScore', 'weighted_total', 'score_induction', 'solve_rate', 'learnability_reward',
+           'InductionScore', 'weighted_total', 'is_canonical', 'score_induction', 'solve_rate', 'learnability_reward',
            'proposal_validity', 'novelty_reward', 'ProposalScore', 'check_proposal', 'finish_proposal',
            'score_proposal', 'group_stats', 'zero_spread_share', 'CompletionLog', 'InductionRewards', 'ProposalRewards']
 
@@ -41,7 +41,7 @@ def format_penalty(parsed: ParsedPipeline | ParsedProposal) -> float:
     "0.0 for a parsed, type-checked completion; -0.5 for a type error; -1.0 for anything unparsable."
     return 0.0 if parsed.ok else FORMAT_PENALTIES[parsed.error]
 
-# %% ../../nbs/11_rewards.ipynb #0813a11d
+# %% ../../nbs/11_rewards.ipynb #1e62f119
 INDUCTION_WEIGHTS = {"correct": 1.0, "brevity": 0.5, "format": 1.0}
 
 @dataclass
@@ -64,12 +64,18 @@ def weighted_total(components: dict, weights: dict) -> float:
     "The weighted sum of reward components (weights missing from `weights` count 0)."
     return float(sum(weights.get(k, 0.0) * v for k, v in components.items()))
 
+def is_canonical(completion: str, parsed: ParsedPipeline) -> bool:
+    "Is the completion exactly the trained form `' double, inc'` of its pipeline (a trailing newline allowed)?"
+    return parsed.ok and completion.removesuffix("\n") == " " + ", ".join(parsed.names)
+
 def score_induction(completion: str, input: TypedList, output: TypedList, certified_length: int | None = None,
                     functions: FunctionDefSet | None = None, executor: Executor | None = None,
-                    weights: dict | None = None, max_length: int = 8) -> InductionScore:
-    "Parse, execute and score one induction completion (see the table at the top)."
+                    weights: dict | None = None, max_length: int = 8, strict: bool = False) -> InductionScore:
+    "Parse, execute and score one induction completion (see the table at the top); `strict`: only the trained form counts."
     fs = functions if functions is not None else default_functions()
     parsed = parse_completion(completion, fs, input.item_type, max_length)
+    if strict and parsed.ok and not is_canonical(completion, parsed):
+        parsed = ParsedPipeline.fail("syntax", "not in the trained form ' name, name'", text=parsed.text)
     got, err, msg = None, parsed.error, parsed.message
     if parsed.ok:
         r = (executor or Executor(fs)).run(parsed.pipeline, input)
@@ -83,7 +89,7 @@ def score_induction(completion: str, input: TypedList, output: TypedList, certif
                           render_typed_list(got) if got is not None else None, correct, length, certified_length,
                           comps, weighted_total(comps, weights or INDUCTION_WEIGHTS))
 
-# %% ../../nbs/11_rewards.ipynb #b75aadb8
+# %% ../../nbs/11_rewards.ipynb #f7768b33
 def solve_rate(successes: Sequence[bool]) -> float:
     "The share of successful attempts (0.0 for no attempts)."
     return sum(map(bool, successes)) / len(successes) if len(successes) else 0.0
@@ -93,7 +99,7 @@ def learnability_reward(rate: float) -> float:
     if not 0.0 < rate < 1.0: return 0.0
     return 4.0 * rate * (1.0 - rate)
 
-# %% ../../nbs/11_rewards.ipynb #8974cd96
+# %% ../../nbs/11_rewards.ipynb #03f81cf7
 def proposal_validity(parsed: ParsedProposal, run_ok: bool | None = None, changed: bool | None = None) -> tuple[float, str]:
     "(component, kind): 1.0 'ok'; 0.0 'no_op'; -0.5 'type_error' or 'execution'; -1.0 unparsable (the parse error kind)."
     if not parsed.ok: return FORMAT_PENALTIES[parsed.error], parsed.error
@@ -101,7 +107,7 @@ def proposal_validity(parsed: ParsedProposal, run_ok: bool | None = None, change
     if not changed: return 0.0, "no_op"
     return 1.0, "ok"
 
-# %% ../../nbs/11_rewards.ipynb #b0abe515
+# %% ../../nbs/11_rewards.ipynb #5e7cb4e6
 def novelty_reward(input: TypedList, pipeline: Sequence[str], output: TypedList | None,
                    examples: Sequence[InductionTask]) -> float:
     "1.0 new, 0.5 if it shares its input or its pipeline with an example, 0.0 if it copies one (same task)."
@@ -114,7 +120,7 @@ def novelty_reward(input: TypedList, pipeline: Sequence[str], output: TypedList 
         if same_in or same_fn: score = 0.5
     return score
 
-# %% ../../nbs/11_rewards.ipynb #11c1c79c
+# %% ../../nbs/11_rewards.ipynb #627f4727
 PROPOSAL_WEIGHTS = {"validity": 0.2, "novelty": 0.1, "learnability": 1.0}
 
 @dataclass
@@ -180,7 +186,7 @@ def score_proposal(completion: str, examples: Sequence[InductionTask], successes
     "Score one proposal given the live solver's attempts on it (a list of booleans)."
     return finish_proposal(check_proposal(completion, examples, functions, **kw), successes)
 
-# %% ../../nbs/11_rewards.ipynb #409b9108
+# %% ../../nbs/11_rewards.ipynb #03cd0fe8
 def group_stats(rewards: Sequence[float], groups: Sequence[Any]) -> dict:
     "`{group: {'mean', 'std', 'size'}}` for rewards labelled by group (population std)."
     by: dict = {}
@@ -193,7 +199,7 @@ def zero_spread_share(rewards: Sequence[float], groups: Sequence[Any], eps: floa
     st = group_stats(rewards, groups)
     return sum(s["std"] <= eps for s in st.values()) / len(st) if st else 0.0
 
-# %% ../../nbs/11_rewards.ipynb #d4edd9a2
+# %% ../../nbs/11_rewards.ipynb #73d464d7
 class CompletionLog:
     "Append-only JSON Lines log of scored completions (see the table above)."
     def __init__(self, path: str | Path):
@@ -226,7 +232,7 @@ class CompletionLog:
         tmp.replace(self.path)
         return len(recs) - len(keep)
 
-# %% ../../nbs/11_rewards.ipynb #66d9b675
+# %% ../../nbs/11_rewards.ipynb #6663f892
 def _groups(prompts: Sequence, ids: Sequence | None = None) -> list[int]:
     "A group index per completion: completions of the same prompt (and task id) share one, numbered in order."
     keys, out = {}, []
@@ -314,17 +320,17 @@ class InductionRewards(_RewardSet):
     "TRL reward functions for induction (`correct`, `brevity`, `format`) over dataset columns `input`, `output`."
     task, weights = "induction", INDUCTION_WEIGHTS
     def __init__(self, functions: FunctionDefSet | None = None, log: CompletionLog | str | Path | None = None,
-                 weights: dict | None = None, max_length: int = 8):
+                 weights: dict | None = None, max_length: int = 8, strict: bool = True):
         super().__init__(log)
         self.fs = functions if functions is not None else default_functions()
-        self.executor, self.max_length = Executor(self.fs), max_length
+        self.executor, self.max_length, self.strict = Executor(self.fs), max_length, strict
         if weights is not None: self.weights = dict(weights)
 
     def score(self, prompts, completions, columns) -> list[InductionScore]:
         for k in ("input", "output"):
             if k not in columns: raise ValueError(f"induction rewards need the dataset column {k!r}")
         cl = columns.get("certified_length") or [None] * len(completions)
-        return [score_induction(c, _typed(i), _typed(o), l, self.fs, self.executor, self.weights, self.max_length)
+        return [score_induction(c, _typed(i), _typed(o), l, self.fs, self.executor, self.weights, self.max_length, self.strict)
                 for c, i, o, l in zip(completions, columns["input"], columns["output"], cl)]
 
     def extra(self, i, s: InductionScore, columns) -> dict:
@@ -337,7 +343,7 @@ class InductionRewards(_RewardSet):
         return {"success_rate": sum(s.correct for s in scores) / n,
                 "parse_rate": sum(s.pipeline is not None for s in scores) / n}
 
-# %% ../../nbs/11_rewards.ipynb #a82a3230
+# %% ../../nbs/11_rewards.ipynb #4c34866d
 def _examples(x) -> list[InductionTask]:
     if x is None: return []
     recs = json.loads(x) if isinstance(x, str) else x
