@@ -320,7 +320,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "threads", "time_limit"])
     return a
 
-# %% ../../nbs/12_sft.ipynb #a50f549e
+# %% ../../nbs/12_sft.ipynb #1d5da9d4
 def _config(a: argparse.Namespace, exclude=("resume", "run_dir", "wandb_run_name", "log_with", "quiet", "threads",
                                            "time_limit", "no_eval")) -> dict:
     return {k: v for k, v in sorted(vars(a).items()) if k not in exclude}
@@ -364,7 +364,8 @@ def plot_curves(run: RunDir, name: str = "learning_curve.png") -> list[Path]:
         es = sorted((e for e in evals if e["set"] == s), key=lambda e: e["step"])
         axs[1].plot([e["train_seconds"] / 60 for e in es], [e["success_rate"] for e in es], marker="o", label=s)
     axs[1].set_xlabel("training minutes"); axs[1].set_ylabel("greedy success"); axs[1].set_ylim(0, 1)
-    axs[1].set_title("held-out success"); axs[1].legend(fontsize=8)
+    axs[1].set_title("held-out success")
+    if evals: axs[1].legend(fontsize=8)
     fig.tight_layout(); out = run.plots / name; fig.savefig(out, dpi=110)
     return [out]
 
