@@ -7,8 +7,15 @@ A model of a named size is built from scratch (random weights: the work per toke
 log-probabilities (what the solvers ask for). Each mode runs `--repeat` times, alternating; the best time counts.
 Figures: sequences per second each way, and the ratio batched / one-at-a-time; the greedy outputs of the two modes are
 also compared (1 = token-identical).
+
+The server part (skip it with --no-server) starts `wl serve SIZE` in a subprocess (the same named size: the same
+weights, built from the same seed) and sends the same prompts through the `openai` client, one request per prompt,
+sequentially; the baseline is the same work as direct calls in this process (`llm_utils.LocalBackend.complete`, one
+prompt per call). Figures: requests per second each way and their ratio (the cost of HTTP, JSON and the client), the
+same for one request holding all prompts (the completions API takes a list) against one direct batched call, and
+whether the server's greedy texts equal the direct ones (1 = identical).
 Usage: python benchmarks/generation.py [--save] [--size tiny] [--prompts 32] [--new-tokens 32] [--batch-size 16]
-                                       [--threads 1] [--repeat 2]
+                                       [--threads 1] [--repeat 2] [--no-server]
 """
 import argparse, random, sys, time
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
@@ -36,6 +43,7 @@ def main(argv):
     ap.add_argument("--threads", type=int, default=1, help="torch CPU threads (the reference machine has 2 shared cores)")
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--no-server", action="store_true", help="skip the server part")
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)
     tok = build_tokenizer()
@@ -63,6 +71,34 @@ def main(argv):
                "batched_tokens_per_s": round(toks / best["batched"], 1),
                "ratio_batched_to_single": round(best["single"] / best["batched"], 2),
                "greedy_outputs_identical": int(same)}
+    if not a.no_server: figures.update(server_figures(a, model, tok, prompts))
     report("generation", figures, argv)
+
+def server_figures(a, model, tok, prompts) -> dict:
+    "Requests per second through `wl serve` and the openai client, against direct calls in this process."
+    import openai
+    from wandering_light.llm_utils import LocalBackend, ServerProcess
+    direct = LocalBackend(model, tok, a.size, batch_size=a.batch_size)
+    kw = dict(max_tokens=a.new_tokens, temperature=0.0, ignore_eos=True, logprobs=True)
+    with ServerProcess([a.size, "--threads", a.threads, "--device", a.device, "--batch-size", a.batch_size]) as server:
+        client = openai.OpenAI(base_url=server.base_url, api_key="none", max_retries=0, timeout=600)
+        req = dict(model=a.size, max_tokens=a.new_tokens, temperature=0, logprobs=0, extra_body={"ignore_eos": True})
+        client.completions.create(prompt=prompts[0], **req)                        # warm-up
+        def over_http(): return [client.completions.create(prompt=p, **req).choices[0].text for p in prompts]
+        def direct_calls(): return [direct.complete([p], **kw)[0][0].text for p in prompts]
+        def http_batch(): return [c.text for c in sorted(client.completions.create(prompt=prompts, **req).choices, key=lambda c: c.index)]
+        def direct_batch(): return [c[0].text for c in direct.complete(prompts, **kw)]
+        best, outs = {}, {}
+        for _ in range(a.repeat):
+            for name, fn in (("http", over_http), ("direct", direct_calls), ("http_batch", http_batch), ("direct_batch", direct_batch)):
+                t0 = time.perf_counter(); outs[name] = fn(); dt = time.perf_counter() - t0
+                best[name] = min(best.get(name, dt), dt)
+    n = len(prompts)
+    return {"server_requests_per_s": round(n / best["http"], 2), "direct_calls_per_s": round(n / best["direct"], 2),
+            "ratio_server_to_direct": round(best["direct"] / best["http"], 3),
+            "server_batch_sequences_per_s": round(n / best["http_batch"], 2),
+            "direct_batch_sequences_per_s": round(n / best["direct_batch"], 2),
+            "ratio_server_batch_to_direct_batch": round(best["direct_batch"] / best["http_batch"], 3),
+            "server_outputs_identical": int(outs["http"] == outs["direct"] == outs["http_batch"] == outs["direct_batch"])}
 
 if __name__ == "__main__": main(sys.argv[1:])

@@ -6,6 +6,12 @@ for k, v in {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_OF
              "TOKENIZERS_PARALLELISM": "false", "WANDB_SILENT": "true"}.items():
     os.environ.setdefault(k, v)
 
+SCREENSHOTS = pytest.StashKey()            # where tests/test_browser.py saved its screenshots
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if SCREENSHOTS in config.stash:
+        terminalreporter.write_line(f"browser test screenshots: {config.stash[SCREENSHOTS]}")
+
 def pytest_addoption(parser):
     parser.addoption("--slow", action="store_true", default=False,
                      help="also run notebook cells marked `#| slow` and tests marked slow")

@@ -42,7 +42,10 @@ def build() -> str:
     cwd = os.getcwd(); os.chdir(ROOT / "nbs")
     try:
         for cell in nb.cells:
-            if cell.cell_type == "markdown": out.append(cell.source.strip("\n")); continue
+            if cell.cell_type == "markdown":   # images are relative to nbs/ in the notebook, to the root in README.md
+                out.append(re.sub(r"\]\((?!https?:|/)([^)]+)\)", lambda m: f"](nbs/{m.group(1)})" if (ROOT / "nbs" / m.group(1)).exists() else m.group(0),
+                                  cell.source.strip("\n")))
+                continue
             d, body = directives(cell.source)
             if str(d.get("eval", "")).lower() != "false":
                 shell.cell(cell)
