@@ -19,7 +19,7 @@ if __name__ == "__main__" and "__file__" in globals() and not __package__:   # r
     __import__("wandering_light.training")
     __package__ = "wandering_light.training"
 
-# %% ../../nbs/13_grpo.ipynb #783bd75a
+# %% ../../nbs/13_grpo.ipynb #80f10fae
 import torch
 from transformers import TrainerCallback
 from .. import prompts as P
@@ -31,7 +31,8 @@ from .sft import (HeldOutEvalCallback, ProposerEvalCallback, RunDirCallback, Sto
                                           add_common_arguments, apply_recipe, curve_table, induction_dataset,
                                           last_checkpoint, lora_config, open_run, plot_curves, prepare_data,
                                           proposer_dataset, quiet_datasets, quiet_trainer, save_final, start_model,
-                                          tracking, trainer_device_kwargs, _check_positive, _sample)
+                                          tracking, trainer_device_kwargs, is_main_process, run_guard, _check_positive,
+                                          _sample, _wait_for)
 
 # %% ../../nbs/13_grpo.ipynb #2b0a5928
 RECIPES = {
@@ -60,7 +61,7 @@ def select_tasks(model, tokenizer, tasks: Sequence[InductionTask], attempts: int
              "share_between": sum(0 < r < 1 for r in rates) / max(1, len(rates))}
     return mid, stats
 
-# %% ../../nbs/13_grpo.ipynb #9d5d0dd5
+# %% ../../nbs/13_grpo.ipynb #1be5f351
 class GroupSpreadCallback(TrainerCallback):
     "Log each scored batch's summary (zero-spread share, success, mean reward) as a `rewards` event, once per step."
     def __init__(self, rewards, run: RunDir): self.rewards, self.run, self._seen = rewards, run, 0
@@ -109,7 +110,8 @@ def run_grpo(a: argparse.Namespace, solver=None) -> dict:
     from trl import GRPOConfig, GRPOTrainer
     if a.threads: torch.set_num_threads(a.threads)
     run = open_run(a, f"runs/grpo-{a.task}")
-    with run_lock(run.path):
+    main = is_main_process()
+    with run_guard(run):
         final = run.path / "summary.json"
         if final.exists():
             print(f"{run.path}: this run is complete (summary.json); nothing to do")
@@ -127,12 +129,13 @@ def run_grpo(a: argparse.Namespace, solver=None) -> dict:
             step = int(Path(resume_from).name.split("-")[-1])
             ev = [e for e in run.events("checkpoint") if e.get("step") == step]
             offset = ev[0]["train_seconds"] if ev else 0.0
-            log.truncate(step)                           # those steps' generations are redone
-        elif run.resumed: log.truncate(0)
+            if main: log.truncate(step)                  # those steps' generations are redone
+        elif run.resumed and main: log.truncate(0)
         if a.task == "induction":
             train = data["train"]
             if a.select_from:
                 sel_path = run.results / "selected_tasks.jsonl"
+                if not main: _wait_for(sel_path, "the selected tasks")
                 if sel_path.exists(): train = read_tasks(sel_path)
                 else:
                     from wandering_light.tasks import write_tasks
@@ -182,13 +185,14 @@ def run_grpo(a: argparse.Namespace, solver=None) -> dict:
                               peft_config=lora_config(a.lora_r, a.lora_alpha) if a.lora else None)
         if evalcb is not None: evalcb.trainer = trainer
         quiet_trainer(trainer, a.quiet)
-        run.log("start", resumed_from=resume_from, train_prompts=len(ds), heldout_tasks=len(data["heldout"]))
+        if main: run.log("start", resumed_from=resume_from, train_prompts=len(ds), heldout_tasks=len(data["heldout"]))
         trainer.train(resume_from_checkpoint=resume_from)
         if stopper.reason is not None and trainer.state.global_step < a.max_steps and stopper.reason != "time_limit":
-            run.log("stopped", reason=stopper.reason, step=trainer.state.global_step)
+            if main: run.log("stopped", reason=stopper.reason, step=trainer.state.global_step)
             print(f"stopped at step {trainer.state.global_step} ({stopper.reason}); continue with --resume")
             return {"stopped": stopper.reason, "step": trainer.state.global_step}
         save_final(trainer, tok, run, a)
+        if not main: return {"steps": trainer.state.global_step}
         rew = run.events("rewards")
         summary = {"task": a.task, "steps": trainer.state.global_step, "train_seconds": round(clock.train_seconds(), 1),
                    "wall_seconds": round(time.perf_counter() - t_start, 1), "model": str(run.path / "model"),

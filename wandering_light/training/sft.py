@@ -14,9 +14,9 @@ from typing import Sequence
 # %% auto #0
 __all__ = ['RECIPES', 'LORA_TARGETS', 'induction_dataset', 'proposer_dataset', 'prepare_data', 'evaluate_induction',
            'RunDirCallback', 'HeldOutEvalCallback', 'ProposerEvalCallback', 'StopCallback', 'last_checkpoint',
-           'tracking', 'lora_config', 'add_common_arguments', 'apply_recipe', 'start_model', 'parse_args', 'open_run',
-           'quiet_datasets', 'quiet_trainer', 'trainer_device_kwargs', 'plot_curves', 'curve_table', 'run_sft',
-           'save_final', 'main']
+           'tracking', 'lora_config', 'add_common_arguments', 'apply_recipe', 'start_model', 'parse_args',
+           'is_main_process', 'open_run', 'run_guard', 'quiet_datasets', 'quiet_trainer', 'trainer_device_kwargs',
+           'plot_curves', 'curve_table', 'run_sft', 'save_final', 'main']
 
 # %% ../../nbs/12_sft.ipynb #c9891ea9
 if __name__ == "__main__" and "__file__" in globals() and not __package__:   # run as a script: make it the package module
@@ -66,14 +66,20 @@ def proposer_dataset(ptasks: Sequence[ProposerTask], style: str = "bare"):
         rows["examples"].append(json.dumps([t.to_record(compact=True) for t in p.examples])); rows["task_id"].append(i)
     return datasets.Dataset.from_dict(rows)
 
-# %% ../../nbs/12_sft.ipynb #7046e392
+# %% ../../nbs/12_sft.ipynb #fd2fe6c8
 def prepare_data(run_path: Path, data: str | None, n_tasks: int, seed: int = 0, task: str = "induction",
                  per_root: int = 8, progress: bool = True) -> dict:
     "`{'train': [...], 'heldout': [...]}` tasks (induction) or proposer tasks (proposer) for a run."
     if data is None:
         out = Path(run_path) / "data"
-        create_data(out, n_tasks, seed, walks_per_root=per_root, method="expansion", roots_per_shard=200,
-                    n_proposer=n_tasks // 4 if task == "proposer" else 0, progress=progress)
+        if int(os.environ.get("RANK", "0")) == 0:
+            create_data(out, n_tasks, seed, walks_per_root=per_root, method="expansion", roots_per_shard=200,
+                        n_proposer=n_tasks // 4 if task == "proposer" else 0, progress=progress)
+        else:                                          # another process of a launch: the main one generates
+            t0 = time.time()
+            while not (out / "summary.json").exists():
+                if time.time() - t0 > 3600: raise UserError("gave up waiting for the main process's data")
+                time.sleep(0.5)
         data = out
     p = Path(data)
     if p.is_dir():
@@ -320,17 +326,35 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "threads", "time_limit"])
     return a
 
-# %% ../../nbs/12_sft.ipynb #1d5da9d4
+# %% ../../nbs/12_sft.ipynb #07f08290
 def _config(a: argparse.Namespace, exclude=("resume", "run_dir", "wandb_run_name", "log_with", "quiet", "threads",
                                            "time_limit", "no_eval")) -> dict:
     return {k: v for k, v in sorted(vars(a).items()) if k not in exclude}
 
+def is_main_process() -> bool:
+    "True unless this is a secondary process of a distributed launch (`accelerate launch`, torchrun: RANK > 0)."
+    return int(os.environ.get("RANK", "0")) == 0
+
+def _wait_for(path: Path, what: str, timeout_s: float = 3600):
+    t0 = time.time()
+    while not path.exists():
+        if time.time() - t0 > timeout_s: raise UserError(f"gave up waiting for the main process to write {what}")
+        time.sleep(0.2)
+
 def open_run(a: argparse.Namespace, default_dir: str) -> RunDir:
     "Open the run directory for `a` (new, or resumed with --resume; a finished run without --resume is an error)."
     path = Path(a.run_dir or default_dir)
+    if not is_main_process():                  # the main process checks and creates it; the others follow
+        _wait_for(path / "config.json", f"{path}/config.json")
+        return RunDir(path, _config(a), resume=True)
     if (path / "config.json").exists() and not a.resume:
         raise UserError(f"{path} already holds a run; pass --resume to continue it, or choose another --run-dir")
     return RunDir(path, _config(a), resume=True)
+
+def run_guard(run: RunDir):
+    "The run directory's lock, held by the main process only (the other processes of a launch share its run)."
+    import contextlib
+    return run_lock(run.path) if is_main_process() else contextlib.nullcontext()
 
 def quiet_datasets(quiet: bool):
     "Hide (or show) the progress bars of `datasets` (TRL maps the dataset several times) and of checkpoint writing."
@@ -387,7 +411,8 @@ def run_sft(a: argparse.Namespace) -> dict:
     from wandering_light.models import save_model
     if a.threads: torch.set_num_threads(a.threads)
     run = open_run(a, f"runs/sft-{a.task}")
-    with run_lock(run.path):
+    main = is_main_process()
+    with run_guard(run):
         final = run.path / "summary.json"
         if final.exists():
             print(f"{run.path}: this run is complete (summary.json); nothing to do")
@@ -433,14 +458,15 @@ def run_sft(a: argparse.Namespace) -> dict:
                              peft_config=peft_config)
         if evalcb is not None: evalcb.trainer = trainer
         quiet_trainer(trainer, a.quiet)
-        run.log("start", resumed_from=resume_from, train_tasks=len(data["train"]), heldout_tasks=len(data["heldout"]))
+        if main: run.log("start", resumed_from=resume_from, train_tasks=len(data["train"]), heldout_tasks=len(data["heldout"]))
         out = trainer.train(resume_from_checkpoint=resume_from)
         stop = callbacks[1].reason
         if stop is not None and trainer.state.global_step < a.max_steps and stop != "time_limit":
-            run.log("stopped", reason=stop, step=trainer.state.global_step)
+            if main: run.log("stopped", reason=stop, step=trainer.state.global_step)
             print(f"stopped at step {trainer.state.global_step} ({stop}); continue with --resume")
             return {"stopped": stop, "step": trainer.state.global_step}
         save_final(trainer, tok, run, a)
+        if not main: return {"steps": trainer.state.global_step}
         summary = {"task": a.task, "steps": trainer.state.global_step, "train_seconds": round(clock.train_seconds(), 1),
                    "wall_seconds": round(time.perf_counter() - t_start, 1), "train_loss": out.training_loss,
                    "model": str(run.path / "model"), "stopped": stop,
