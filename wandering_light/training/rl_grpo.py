@@ -34,34 +34,43 @@ from .sft import (HeldOutEvalCallback, ProposerEvalCallback, RunDirCallback, Sto
                                           tracking, trainer_device_kwargs, is_main_process, run_guard, _check_positive,
                                           _sample, _wait_for)
 
-# %% ../../nbs/13_grpo.ipynb #2b0a5928
+# %% ../../nbs/13_grpo.ipynb #a9b0a44b
 RECIPES = {
-    "quick": dict(tasks=2_000, max_steps=40, batch_size=32, num_generations=8, learning_rate=1e-4, warmup_ratio=0.0,
-                  eval_every=20, eval_tasks=100, save_every=20, logging_steps=5, per_root=8, temperature=1.0,
-                  select_from=400, select_attempts=8, max_completion_length=16),
-    "full": dict(tasks=20_000, max_steps=400, batch_size=64, num_generations=8, learning_rate=5e-5, warmup_ratio=0.0,
-                 eval_every=100, eval_tasks=300, save_every=50, logging_steps=10, per_root=8, temperature=1.0,
-                 select_from=4_000, select_attempts=8, max_completion_length=16),
+    "quick": dict(tasks=2_000, max_steps=40, batch_size=32, num_generations=8, learning_rate=3e-5, warmup_ratio=0.0,
+                  eval_every=20, eval_tasks=100, save_every=20, logging_steps=5, per_root=8, temperature=0.7,
+                  select_from=400, select_attempts=8, max_completion_length=16, greedy_wrong_share=0.7),
+    "full": dict(tasks=20_000, max_steps=600, batch_size=64, num_generations=8, learning_rate=3e-5, warmup_ratio=0.0,
+                 eval_every=100, eval_tasks=300, save_every=50, logging_steps=10, per_root=8, temperature=0.7,
+                 select_from=2_000, select_attempts=8, max_completion_length=16, greedy_wrong_share=0.7),
 }
 
-# %% ../../nbs/13_grpo.ipynb #2529f3b0
+# %% ../../nbs/13_grpo.ipynb #cb85e8c4
 def select_tasks(model, tokenizer, tasks: Sequence[InductionTask], attempts: int = 8, temperature: float = 1.0,
-                 min_keep: int = 64, seed: int = 0, batch_size: int = 64) -> tuple[list[InductionTask], dict]:
+                 min_keep: int = 64, seed: int = 0, batch_size: int = 64,
+                 greedy_wrong_share: float | None = None) -> tuple[list[InductionTask], dict]:
     "Keep tasks whose estimated solve rate is strictly between 0 and 1 (topped up to `min_keep`); and the statistics."
     tasks = list(tasks)
     att = sample_attempts(model, tokenizer, tasks, attempts, temperature, batch_size=batch_size, seed=seed)
     rates = [sum(a is not None for a in row) / len(row) for row in att]
-    mid = [t for t, r in zip(tasks, rates) if 0 < r < 1]
-    if len(mid) < min_keep:
-        rest = sorted([(r, i) for i, r in enumerate(rates) if not 0 < r < 1], key=lambda x: (x[0] == 1.0, x[1]))
-        mid += [tasks[i] for _, i in rest[:min_keep - len(mid)]]
-    stats = {"candidates": len(tasks), "kept": len(mid), "mean_rate": statistics.fmean(rates) if rates else 0.0,
+    mid = [i for i, r in enumerate(rates) if 0 < r < 1]
+    stats = {"candidates": len(tasks), "mean_rate": statistics.fmean(rates) if rates else 0.0,
              "share_zero": sum(r == 0 for r in rates) / max(1, len(rates)),
              "share_one": sum(r == 1 for r in rates) / max(1, len(rates)),
              "share_between": sum(0 < r < 1 for r in rates) / max(1, len(rates))}
-    return mid, stats
+    if greedy_wrong_share is not None and mid:
+        greedy = sample_attempts(model, tokenizer, [tasks[i] for i in mid], 1, 0.0, batch_size=batch_size)
+        wrong = [i for i, g in zip(mid, greedy) if g[0] is None]
+        right = [i for i, g in zip(mid, greedy) if g[0] is not None]
+        n_right = min(len(right), round(len(wrong) * (1 - greedy_wrong_share) / max(greedy_wrong_share, 1e-9)))
+        mid = wrong + random.Random(f"{seed}:right").sample(right, n_right)
+        stats.update(greedy_wrong=len(wrong), greedy_right_kept=n_right)
+    if len(mid) < min_keep:
+        rest = sorted([(r, i) for i, r in enumerate(rates) if i not in set(mid)], key=lambda x: (x[0] == 1.0, -x[0], x[1]))
+        mid += [i for _, i in rest[:min_keep - len(mid)]]
+    stats["kept"] = len(mid)
+    return [tasks[i] for i in mid], stats
 
-# %% ../../nbs/13_grpo.ipynb #1be5f351
+# %% ../../nbs/13_grpo.ipynb #4955a067
 class GroupSpreadCallback(TrainerCallback):
     "Log each scored batch's summary (zero-spread share, success, mean reward) as a `rewards` event, once per step."
     def __init__(self, rewards, run: RunDir): self.rewards, self.run, self._seen = rewards, run, 0
@@ -83,6 +92,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--beta", type=float, default=0.0, help="KL coefficient (0: no reference model)")
     p.add_argument("--select-from", type=int, default=None, help="candidate tasks for prompt selection (0: no selection)")
     p.add_argument("--select-attempts", type=int, default=None, help="sampled attempts per candidate")
+    p.add_argument("--greedy-wrong-share", type=float, default=None,
+                   help="share of selected tasks whose greedy answer is wrong (the rest: greedy right); default: no preference")
     p.add_argument("--solver-model", default=None, help="proposer task: the solver whose attempts rate proposals")
     p.add_argument("--solver-attempts", type=int, default=8)
     p.add_argument("--use-vllm", action="store_true", help="generate with vLLM (TRL's use_vllm; needs a GPU and vllm)")
@@ -141,7 +152,8 @@ def run_grpo(a: argparse.Namespace, solver=None) -> dict:
                     from wandering_light.tasks import write_tasks
                     cands = _sample(list(train), a.select_from, f"{a.seed}:select")
                     train, st = select_tasks(model, tok, cands, a.select_attempts, a.temperature, seed=a.seed,
-                                             min_keep=min(len(cands), 4 * a.batch_size // a.num_generations))
+                                             min_keep=min(len(cands), 4 * a.batch_size // a.num_generations),
+                                             greedy_wrong_share=a.greedy_wrong_share)
                     run.log("selection", key="selection", **st)
                     write_tasks(sel_path, train)
             ds = induction_dataset(train)
@@ -160,13 +172,13 @@ def run_grpo(a: argparse.Namespace, solver=None) -> dict:
             if a.task == "induction":
                 sets = {"heldout": _sample(data["heldout"], a.eval_tasks, a.seed)}
                 if a.eval_file: sets[Path(a.eval_file).name.split(".")[0]] = read_tasks(a.eval_file)
-                evalcb = HeldOutEvalCallback(sets, tok, run, clock, a.eval_every)
+                evalcb = HeldOutEvalCallback(sets, tok, run, clock, a.eval_every, at_start=True)
             else:
                 held = _sample(data["heldout"] or data["train"], a.eval_tasks, a.seed)
                 evalcb = ProposerEvalCallback({"heldout": [P.proposer_prompt([t.trajectory() for t in p.examples])
                                                            for p in held]}, tok, run, clock, a.eval_every,
                                               solver=solver[0] if solver else None,
-                                              solver_tokenizer=solver[1] if solver else None)
+                                              solver_tokenizer=solver[1] if solver else None, at_start=True)
             callbacks.append(evalcb)
         vllm = dict(use_vllm=True, vllm_mode=a.vllm_mode,
                     **({"vllm_server_base_url": a.vllm_server_base_url} if a.vllm_server_base_url else {})) \
@@ -185,6 +197,9 @@ def run_grpo(a: argparse.Namespace, solver=None) -> dict:
                               peft_config=lora_config(a.lora_r, a.lora_alpha) if a.lora else None)
         if evalcb is not None: evalcb.trainer = trainer
         quiet_trainer(trainer, a.quiet)
+        if a.quiet:
+            import warnings
+            warnings.filterwarnings("ignore", message=".*is_gradient_checkpointing.*", category=FutureWarning)
         if main: run.log("start", resumed_from=resume_from, train_prompts=len(ds), heldout_tasks=len(data["heldout"]))
         trainer.train(resume_from_checkpoint=resume_from)
         if stopper.reason is not None and trainer.state.global_step < a.max_steps and stopper.reason != "time_limit":
@@ -238,5 +253,5 @@ def main(argv: list[str] | None = None) -> int:
     if "model" in s: print(f"model: {s['model']}")
     return 0
 
-# %% ../../nbs/13_grpo.ipynb #10f70e2c
+# %% ../../nbs/13_grpo.ipynb #a6110381
 if __name__ == "__main__" and "__file__" in globals(): sys.exit(cli_main(main))

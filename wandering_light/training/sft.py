@@ -36,12 +36,12 @@ from ..tasks import (DEFAULT_EVAL_SET, InductionTask, ProposerTask, create_data,
 from ..utils import RunDir, UserError, cli_main
 from ..evals.evaluate_proposer import evaluate_proposer, proposer_prompts, score_proposals
 
-# %% ../../nbs/12_sft.ipynb #4cc6f442
+# %% ../../nbs/12_sft.ipynb #418033e4
 RECIPES = {
     "quick": dict(tasks=4_000, max_steps=150, batch_size=32, learning_rate=1e-3, warmup_ratio=0.05, eval_every=50,
                   eval_tasks=100, save_every=50, logging_steps=10, per_root=8, group_by_length=True),
-    "full": dict(tasks=240_000, max_steps=5_000, batch_size=48, learning_rate=2e-3, warmup_ratio=0.02, eval_every=500,
-                 eval_tasks=300, save_every=250, logging_steps=25, per_root=8, group_by_length=True),
+    "full": dict(tasks=240_000, max_steps=3_400, batch_size=32, learning_rate=1e-3, warmup_ratio=0.02, eval_every=400,
+                 eval_tasks=300, save_every=200, logging_steps=25, per_root=8, group_by_length=True),
 }
 
 # %% ../../nbs/12_sft.ipynb #47503a47
@@ -66,7 +66,7 @@ def proposer_dataset(ptasks: Sequence[ProposerTask], style: str = "bare"):
         rows["examples"].append(json.dumps([t.to_record(compact=True) for t in p.examples])); rows["task_id"].append(i)
     return datasets.Dataset.from_dict(rows)
 
-# %% ../../nbs/12_sft.ipynb #fd2fe6c8
+# %% ../../nbs/12_sft.ipynb #8fe440e1
 def prepare_data(run_path: Path, data: str | None, n_tasks: int, seed: int = 0, task: str = "induction",
                  per_root: int = 8, progress: bool = True) -> dict:
     "`{'train': [...], 'heldout': [...]}` tasks (induction) or proposer tasks (proposer) for a run."
@@ -94,9 +94,10 @@ def prepare_data(run_path: Path, data: str | None, n_tasks: int, seed: int = 0, 
     all_tasks = read_tasks(p)
     train = [t for t in all_tasks if split_of(t.input, (0.9, 0.1, 0.0)) == "train"]
     held = [t for t in all_tasks if split_of(t.input, (0.9, 0.1, 0.0)) != "train"]
-    if task == "proposer":
-        return {"train": make_proposer_tasks(train, max(1, len(train) // 4), seed=seed),
-                "heldout": make_proposer_tasks(held, max(1, len(held) // 4), seed=seed) if len(held) > 4 else []}
+    if task == "proposer":                 # examples from a pool of at most 2,000 tasks (the pairing is quadratic)
+        pool = lambda ts: _sample(ts, 2_000, f"{seed}:pool")
+        return {"train": make_proposer_tasks(pool(train), min(8_000, max(1, len(train) // 4)), seed=seed),
+                "heldout": make_proposer_tasks(pool(held), min(500, max(1, len(held) // 4)), seed=seed) if len(held) > 4 else []}
     return {"train": train, "heldout": held}
 
 # %% ../../nbs/12_sft.ipynb #bd40e32f
@@ -128,7 +129,7 @@ def evaluate_induction(model, tokenizer, tasks: Sequence[InductionTask], batch_s
     return {"tasks": len(tasks), "success_rate": sum(a["success"] for a in answers) / n, "parse_rate": parsed / n,
             "shortest_rate": shortest / n, "by_distance": dict(sorted(by_d.items())), "answers": answers}
 
-# %% ../../nbs/12_sft.ipynb #3a3bef50
+# %% ../../nbs/12_sft.ipynb #549d948f
 class RunDirCallback(TrainerCallback):
     "Log the trainer's logs and checkpoints to a `RunDir`, each step once; keep the training clock."
     def __init__(self, run: RunDir, offset_s: float = 0.0):
@@ -152,9 +153,12 @@ class RunDirCallback(TrainerCallback):
 class HeldOutEvalCallback(TrainerCallback):
     "Evaluate on held-out tasks (and optional task files) every `every` steps and at the end."
     def __init__(self, sets: dict[str, Sequence[InductionTask]], tokenizer, run: RunDir, clock: RunDirCallback,
-                 every: int, batch_size: int = 64):
+                 every: int, batch_size: int = 64, at_start: bool = False):
         self.sets, self.tok, self.run, self.clock, self.every, self.bs = sets, tokenizer, run, clock, every, batch_size
+        self.at_start = at_start             # also evaluate the starting model (GRPO: the baseline of its lift)
         self.trainer = None                  # set after the trainer is built, to pass figures to its loggers
+    def on_train_begin(self, args, state, control, model=None, **kw):
+        if self.at_start and args.should_save and state.global_step == 0: self.evaluate(model, 0)
     def evaluate(self, model, step: int):
         t0 = time.perf_counter()
         figures = {}
@@ -183,8 +187,9 @@ class HeldOutEvalCallback(TrainerCallback):
 
 class ProposerEvalCallback(HeldOutEvalCallback):
     "Evaluate a proposer's held-out prompts (`sets` maps a name to proposer prompts) every `every` steps."
-    def __init__(self, sets, tokenizer, run, clock, every, batch_size=32, solver=None, solver_tokenizer=None):
-        super().__init__(sets, tokenizer, run, clock, every, batch_size)
+    def __init__(self, sets, tokenizer, run, clock, every, batch_size=32, solver=None, solver_tokenizer=None,
+                 at_start: bool = False):
+        super().__init__(sets, tokenizer, run, clock, every, batch_size, at_start)
         self.solver, self.solver_tok = solver, solver_tokenizer
     def evaluate(self, model, step: int):
         from wandering_light.models import generate
