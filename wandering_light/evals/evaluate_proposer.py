@@ -56,7 +56,7 @@ def sample_attempts(model, tokenizer, tasks: Sequence[InductionTask], attempts: 
         out.append(row)
     return out
 
-# %% ../../nbs/10b_evaluate_proposer.ipynb #2eee9240
+# %% ../../nbs/10b_evaluate_proposer.ipynb #bfa913f0
 @dataclass
 class ProposalSample:
     "One proposal and what happened to it."
@@ -79,13 +79,14 @@ class ProposerEval:
     solver_success_rate: float
     num_samples: int
     frac_non_zero_std: float
+    distinct_rate: float = 0.0                   # ours: distinct parsed proposals (input and pipeline) / parsed
     samples: list = field(default_factory=list, repr=False)
 
     def __str__(self):
         return (f"EvalResult(parse_rate={self.parse_rate:.2f}, avg_function_count={self.avg_function_count:.2f}, "
                 f"avg_function_count_ratio={self.avg_function_count_ratio:.2f}, "
                 f"solver_success_rate={self.solver_success_rate:.2f}, num_samples={self.num_samples}, "
-                f"frac_non_zero_std={self.frac_non_zero_std:.2f})")
+                f"frac_non_zero_std={self.frac_non_zero_std:.2f}, distinct_rate={self.distinct_rate:.2f})")
     def figures(self) -> dict: return {k: v for k, v in asdict(self).items() if k != "samples"}
 
 def _mean(xs): return statistics.fmean(xs) if xs else 0.0
@@ -117,13 +118,14 @@ def score_proposals(prompts: Sequence[str], completions: Sequence[str], attempt_
     n_att = sum(len(s.attempts or []) for s in parsed)
     wins = [a for s in parsed for a in (s.attempts or []) if a is not None]
     rated = [s.solve_rate for s in parsed if s.solve_rate is not None]
+    distinct = len({(s.input, tuple(s.pipeline)) for s in parsed})
     return ProposerEval(parse_rate=len(parsed) / len(samples) if samples else 0.0, avg_function_count=count,
                         avg_function_count_ratio=_mean([len(a) for a in wins]) / count if (wins and count) else 0.0,
                         solver_success_rate=len(wins) / n_att if n_att else 0.0, num_samples=len(samples),
                         frac_non_zero_std=sum(0 < r < 1 for r in rated) / len(parsed) if parsed and rated else 0.0,
-                        samples=samples)
+                        distinct_rate=distinct / len(parsed) if parsed else 0.0, samples=samples)
 
-# %% ../../nbs/10b_evaluate_proposer.ipynb #c37eddb3
+# %% ../../nbs/10b_evaluate_proposer.ipynb #768ad564
 def proposer_prompts(pool: Sequence[InductionTask], n: int, n_examples: int = 3, seed: int = 0) -> list[str]:
     "`n` bare proposer prompts, each showing `n_examples` tasks drawn at random from `pool`."
     if len(pool) < n_examples: raise UserError(f"the pool has {len(pool)} tasks; a prompt shows {n_examples}")
@@ -132,7 +134,7 @@ def proposer_prompts(pool: Sequence[InductionTask], n: int, n_examples: int = 3,
 
 def evaluate_proposer(model, tokenizer, solver=None, solver_tokenizer=None, pool: Sequence[InductionTask] | None = None,
                       num_samples: int = 100, solver_attempts: int = 8, n_examples: int = 3, seed: int = 0,
-                      temperature: float = 0.0, solver_temperature: float = 1.0, max_new_tokens: int = 96,
+                      temperature: float = 1.0, solver_temperature: float = 1.0, max_new_tokens: int = 96,
                       batch_size: int = 32, functions: FunctionDefSet | None = None, progress: bool = False) -> ProposerEval:
     "Sample `num_samples` proposals from `model` and score them against the `solver` model (see above)."
     from wandering_light.models import generate
@@ -147,7 +149,7 @@ def evaluate_proposer(model, tokenizer, solver=None, solver_tokenizer=None, pool
                                    batch_size=batch_size * 2, seed=seed, functions=functions)
     return score_proposals(prompts, [g[0].text for g in gens], attempt_fn, functions)
 
-# %% ../../nbs/10b_evaluate_proposer.ipynb #70108091
+# %% ../../nbs/10b_evaluate_proposer.ipynb #87f169c8
 def _stem(name: str) -> str: return Path(str(name).rstrip("/")).name or str(name)
 
 def main(argv: list[str] | None = None) -> int:
@@ -159,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--eval-file", "--eval_file", default=DEFAULT_EVAL_SET, help="pool of solved tasks shown in prompts")
     p.add_argument("--num-samples", "--num_samples", type=int, default=100)
     p.add_argument("--solver-attempts", "--solver_attempts", type=int, default=8)
-    p.add_argument("--temperature", type=float, default=0.0, help="the proposer's sampling temperature (0: greedy)")
+    p.add_argument("--temperature", type=float, default=1.0, help="the proposer's sampling temperature (0: greedy)")
     p.add_argument("--solver-temperature", type=float, default=1.0)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--run-dir", "--run_dir", default=None)

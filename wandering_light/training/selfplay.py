@@ -49,7 +49,7 @@ def _proposal_task(r: dict) -> InductionTask | None:
     except ProposalError: return None
     return t if t.certified else None
 
-# %% ../../nbs/15_selfplay.ipynb #de506d63
+# %% ../../nbs/15_selfplay.ipynb #27e35761
 def _grpo(run_dir: Path, model: str, data: Path, steps: int, batch_size: int, task: str, a, solver=None,
           extra: list[str] = ()) -> dict:
     argv = ["--model-name", model, "--data", str(data), "--run-dir", str(run_dir), "--max-steps", str(steps),
@@ -68,6 +68,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--proposer-steps", type=int, default=20)
     p.add_argument("--solver-steps", type=int, default=20)
+    p.add_argument("--proposer-lr", type=float, default=1e-4, help="the proposer rounds' learning rate")
+    p.add_argument("--solver-lr", type=float, default=3e-5, help="the solver rounds' learning rate")
+    p.add_argument("--proposer-temperature", type=float, default=1.0, help="sampling temperature of proposals")
     p.add_argument("--batch-size", type=int, default=32, help="completions per GRPO step")
     p.add_argument("--num-generations", type=int, default=8)
     p.add_argument("--min-tasks", type=int, default=32, help="top the harvest up to this many tasks from the base data")
@@ -124,14 +127,15 @@ def run_selfplay(a: argparse.Namespace) -> dict:
         for k in tqdm(range(1, a.rounds + 1), desc="self-play rounds", disable=a.quiet):
             rd = path / f"round-{k}"
             solver = start_model(solver_path, a.seed)[:2]
-            _grpo(rd / "proposer", proposer_path, pool_file, a.proposer_steps, a.batch_size, "proposer", a, solver=solver)
+            _grpo(rd / "proposer", proposer_path, pool_file, a.proposer_steps, a.batch_size, "proposer", a, solver=solver,
+                  extra=["--learning-rate", str(a.proposer_lr), "--temperature", str(a.proposer_temperature)])
             got = harvest(rd / "proposer" / "results" / "completions.jsonl", exclude)
             n_prop = len(got)
             if len(got) < a.min_tasks:
                 got += random.Random(f"{a.seed}:{k}:topup").sample(base, min(len(base), a.min_tasks - len(got)))
             write_tasks(rd / "proposals.jsonl.gz", got)
             _grpo(rd / "solver", solver_path, rd / "proposals.jsonl.gz", a.solver_steps, a.batch_size, "induction", a,
-                  extra=["--select-from", "0"])
+                  extra=["--select-from", "0", "--learning-rate", str(a.solver_lr)])
             solver_path, proposer_path = str(rd / "solver" / "model"), str(rd / "proposer" / "model")
             e = track(k, solver_path, proposer_path)
             if not run.logged(f"harvest-{k}"): run.log("harvest", key=f"harvest-{k}", round=k, certified=n_prop, used=len(got))

@@ -129,7 +129,7 @@ def evaluate_induction(model, tokenizer, tasks: Sequence[InductionTask], batch_s
     return {"tasks": len(tasks), "success_rate": sum(a["success"] for a in answers) / n, "parse_rate": parsed / n,
             "shortest_rate": shortest / n, "by_distance": dict(sorted(by_d.items())), "answers": answers}
 
-# %% ../../nbs/12_sft.ipynb #549d948f
+# %% ../../nbs/12_sft.ipynb #328610b0
 class RunDirCallback(TrainerCallback):
     "Log the trainer's logs and checkpoints to a `RunDir`, each step once; keep the training clock."
     def __init__(self, run: RunDir, offset_s: float = 0.0):
@@ -198,7 +198,8 @@ class ProposerEvalCallback(HeldOutEvalCallback):
             key = f"eval-{name}-{step}"
             if not prompts or self.run.logged(key): continue
             was = model.training; model.eval()
-            gens = generate(model, self.tok, list(prompts), max_new_tokens=96, logprobs=False, batch_size=self.bs)
+            gens = generate(model, self.tok, list(prompts), max_new_tokens=96, temperature=1.0, logprobs=False,
+                            batch_size=self.bs, seed=step)           # sampled: see the proposer evaluation chapter
             attempt_fn = None
             if self.solver is not None:
                 from wandering_light.evals.evaluate_proposer import sample_attempts
@@ -331,7 +332,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "threads", "time_limit"])
     return a
 
-# %% ../../nbs/12_sft.ipynb #07f08290
+# %% ../../nbs/12_sft.ipynb #58863394
 def _config(a: argparse.Namespace, exclude=("resume", "run_dir", "wandb_run_name", "log_with", "quiet", "threads",
                                            "time_limit", "no_eval")) -> dict:
     return {k: v for k, v in sorted(vars(a).items()) if k not in exclude}
@@ -475,7 +476,8 @@ def run_sft(a: argparse.Namespace) -> dict:
         summary = {"task": a.task, "steps": trainer.state.global_step, "train_seconds": round(clock.train_seconds(), 1),
                    "wall_seconds": round(time.perf_counter() - t_start, 1), "train_loss": out.training_loss,
                    "model": str(run.path / "model"), "stopped": stop,
-                   "final_eval": {e["set"]: {k: e[k] for k in ("success_rate", "by_distance") if k in e}
+                   "final_eval": {e["set"]: {k: v for k, v in e.items() if k in ("success_rate", "by_distance", "parse_rate",
+                                                                                  "valid_rate", "avg_function_count")}
                                   for e in run.events("eval") if e["step"] == trainer.state.global_step}}
         plot_curves(run)
         run.write_report(f"# SFT run ({a.task})\n\nModel `{a.model_name}`, recipe `{a.recipe}`, {summary['steps']} steps "
@@ -506,8 +508,10 @@ def main(argv: list[str] | None = None) -> int:
     a = parse_args(argv)
     s = run_sft(a)
     for name, e in s.get("final_eval", {}).items():
-        print(f"{name}: greedy success {e['success_rate']:.1%}; by distance "
-              + ", ".join(f"{d}: {v['success_rate']:.0%}" for d, v in e.get("by_distance", {}).items()))
+        if "success_rate" in e:
+            print(f"{name}: greedy success {e['success_rate']:.1%}; by distance "
+                  + ", ".join(f"{d}: {v['success_rate']:.0%}" for d, v in e.get("by_distance", {}).items()))
+        else: print(f"{name}: " + ", ".join(f"{k} {v:.3g}" for k, v in e.items() if isinstance(v, (int, float))))
     if "model" in s: print(f"model: {s['model']}")
     return 0
 
