@@ -16,14 +16,17 @@ def test_unknown_command_is_one_line():
     assert r.returncode == 2
     assert r.stderr.strip().splitlines() == ["wl: error: unknown command 'frobnicate'; run `wl --help` for the list"]
 
-def test_quickstart_runs():
-    r = wl("quickstart", "--tasks", "3")
-    assert r.returncode == 0, r.stderr
-    assert "solved: bfs 3/3" in r.stdout
+def test_quickstart_smoke_runs(tmp_path):
+    "The main job end to end at toy size, as a user runs it: data, SFT, GRPO, evaluation, report."
+    r = wl("quickstart", "--smoke", "--run-dir", str(tmp_path / "qs"), "--quiet", timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert "upstream480/bfs" in r.stdout and "report:" in r.stdout
+    report = (tmp_path / "qs" / "report.md").read_text()
+    assert "## SFT" in report and "## GRPO" in report and "### upstream480" in report
 
 def test_bad_argument_exits_nonzero_without_traceback():
-    r = wl("quickstart", "--tasks", "0")
-    assert r.returncode == 2 and "Traceback" not in r.stderr and "--tasks must be at least 1" in r.stderr
+    r = wl("quickstart", "--threads", "-1")
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "--threads must be 0 or more" in r.stderr
 
 def test_closed_pipe_is_quiet():
     p = subprocess.Popen([*WL, "--help"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)

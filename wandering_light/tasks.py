@@ -20,11 +20,12 @@ from .utils import RunDir, UserError, read_jsonl, write_jsonl
 
 # %% auto #0
 __all__ = ['SCHEMA_VERSION', 'PACKAGED_TASK_SETS', 'DEFAULT_EVAL_SET', 'load_tasks', 'INPUT_TYPES', 'VALUE_MAKERS', 'SPLITS',
-           'default_functions', 'InductionTask', 'packaged_path', 'resolve_task_file', 'read_tasks', 'write_tasks',
-           'as_dataset', 'task_from_row', 'random_input', 'SearchLimits', 'walk_tasks', 'split_of', 'split_by_root',
-           'certified_limit', 'answer_index', 'deep_tasks', 'make_deep_tasks', 'ProposalError', 'task_from_proposal',
-           'ProposerTask', 'read_proposer_tasks', 'make_proposer_tasks', 'run_lock', 'load_data_dir', 'create_data',
-           'data_main', 'Verdict', 'verify_tasks', 'verify_main']
+           'EVAL_DISTANCE_WEIGHTS', 'default_functions', 'InductionTask', 'packaged_path', 'resolve_task_file',
+           'read_tasks', 'write_tasks', 'as_dataset', 'task_from_row', 'random_input', 'SearchLimits', 'walk_tasks',
+           'split_of', 'split_by_root', 'certified_limit', 'answer_index', 'deep_tasks', 'make_deep_tasks',
+           'expansion_tasks', 'ProposalError', 'task_from_proposal', 'ProposerTask', 'read_proposer_tasks',
+           'make_proposer_tasks', 'run_lock', 'load_data_dir', 'create_data', 'data_main', 'Verdict', 'verify_tasks',
+           'verify_main']
 
 # %% ../nbs/06_tasks.ipynb #85e4c41c
 SCHEMA_VERSION = 1
@@ -305,7 +306,36 @@ def make_deep_tasks(n: int, seed: int = 0, functions: FunctionDefSet | None = No
     stats.update({f"missing_distance_{d}": q for d, q in quota.items() if q})
     return out, stats
 
-# %% ../nbs/06_tasks.ipynb #98ea2c3a
+# %% ../nbs/06_tasks.ipynb #8359f47a
+EVAL_DISTANCE_WEIGHTS = {1: 0.38, 2: 0.42, 3: 0.18, 4: 0.02}
+
+def expansion_tasks(root: TypedList, rng: random.Random, per_root: int = 8, weights: dict | None = None,
+                    functions: FunctionDefSet | None = None, max_states: int = 20_000,
+                    space: SearchSpace | None = None) -> list[InductionTask]:
+    "Up to `per_root` distinct certified tasks from one forward expansion of `root`, distances drawn with `weights`."
+    fs = functions if functions is not None else default_functions()
+    weights = {int(d): float(w) for d, w in (weights or EVAL_DISTANCE_WEIGHTS).items() if w > 0}
+    if not weights or min(weights) < 1: raise ValueError("weights must give positive weight to distances >= 1")
+    want = rng.choices(list(weights), list(weights.values()), k=per_root)
+    depth = max(want)                                  # expand only as deep as this root's draws need
+    e = bfs(root, depth, space or SearchSpace(fs), max_states=max_states)
+    limit = min(certified_limit(e), depth)
+    by_depth: dict[int, list[int]] = {}
+    for i in answer_index(e).values():
+        if 1 <= e.depth[i] <= limit and e.depth[i] in weights: by_depth.setdefault(e.depth[i], []).append(i)
+    out = []
+    for d in want:
+        if not by_depth.get(d):                        # none (left) at that distance: another, by weight
+            ds = [x for x in by_depth if by_depth[x]]
+            if not ds: break
+            d = rng.choices(ds, [weights[x] for x in ds])[0]
+        i = by_depth[d].pop(rng.randrange(len(by_depth[d])))
+        out.append(InductionTask(root, e.state(i), e.path(i).names, True, d, d, "expansion", fs.digest,
+                                 provenance={"search_states": e.num_states, "certified_search_depth": limit,
+                                             "schema_version": SCHEMA_VERSION}))
+    return out
+
+# %% ../nbs/06_tasks.ipynb #51b29ba5
 class ProposalError(ValueError):
     "A proposal that cannot become a task; `kind` is `bad_input`, `unknown_function`, `execution` or `no_op`."
     def __init__(self, kind: str, message: str): super().__init__(message); self.kind = kind
@@ -374,7 +404,7 @@ def make_proposer_tasks(pool: Sequence[InductionTask], n: int, n_examples: int =
         out.append(ProposerTask(examples, target, target.basis, target.split))
     return out
 
-# %% ../nbs/06_tasks.ipynb #bddd0b7c
+# %% ../nbs/06_tasks.ipynb #ef92583a
 @contextlib.contextmanager
 def run_lock(path: str | Path):
     "Hold an exclusive lock on the run directory `path` (created if needed); `UserError` if another process holds it."
@@ -389,7 +419,7 @@ def run_lock(path: str | Path):
         yield
     finally: f.close()
 
-# %% ../nbs/06_tasks.ipynb #983c51b8
+# %% ../nbs/06_tasks.ipynb #833dea98
 def load_data_dir(path: str | Path, functions: FunctionDefSet | None = None):
     "The splits of a `create_data` run directory as a `datasets.DatasetDict` (`train`, `validation`, `test`)."
     import datasets
@@ -417,19 +447,24 @@ def create_data(out: str | Path, n_tasks: int = 1000, seed: int = 0, max_length:
                 deep_max_states: int = 300_000, n_proposer: int = 0, proposer_examples: int = 3,
                 fractions: Sequence[float] = (0.8, 0.1, 0.1), max_states: int = 200_000, timeout_s: float = 10.0,
                 exclude_eval: bool = True, functions: FunctionDefSet | None = None, progress: bool = True,
-                on_shard: Callable[[str], None] | None = None) -> dict:
+                on_shard: Callable[[str], None] | None = None, method: str = "walk",
+                weights: dict | None = None) -> dict:
     "Generate certified task data into the run directory `out` (see above); returns the summary."
     from tqdm.auto import tqdm
     if n_tasks < 0 or n_deep < 0 or n_proposer < 0: raise UserError("task counts must not be negative")
     if not (1 <= max_length <= 8): raise UserError("max_length must be between 1 and 8")
     if len(fractions) != 3 or abs(sum(fractions) - 1) > 1e-9 or min(fractions) < 0:
         raise UserError("split fractions must be three non-negative numbers that sum to 1")
+    if method not in ("walk", "expansion"): raise UserError(f"unknown method {method!r}; choose walk or expansion")
     fs = functions if functions is not None else default_functions()
     config = dict(n_tasks=n_tasks, seed=seed, max_length=max_length, walks_per_root=walks_per_root,
                   roots_per_shard=roots_per_shard, n_deep=n_deep, deep_min_distance=deep_min_distance,
                   deep_max_distance=deep_max_distance, deep_max_states=deep_max_states, n_proposer=n_proposer,
                   proposer_examples=proposer_examples, fractions=list(fractions), max_states=max_states,
                   timeout_s=timeout_s, exclude_eval=exclude_eval, basis=fs.digest, schema_version=SCHEMA_VERSION)
+    if method != "walk":        # only then, so that run directories written before `method` existed still resume
+        weights = {int(d): w for d, w in (weights or EVAL_DISTANCE_WEIGHTS).items()}
+        config.update(method=method, weights={str(d): w for d, w in sorted(weights.items())})
     with run_lock(out):
         run = RunDir(out, config)
         exclude = _eval_inputs([DEFAULT_EVAL_SET]) if exclude_eval else set()
@@ -439,10 +474,14 @@ def create_data(out: str | Path, n_tasks: int = 1000, seed: int = 0, max_length:
             rng, st, ex, tasks = random.Random(f"{seed}:walk:{i}"), Counter(), Executor(fs), []
             space = SearchSpace(fs)
             for j in range(roots_per_shard):
-                root = random_input(INPUT_TYPES[(i * roots_per_shard + j) % len(INPUT_TYPES)], rng)
+                t = INPUT_TYPES[(i * roots_per_shard + j) % len(INPUT_TYPES)]
+                root = random_input(t, rng) if method == "walk" else random_input(t, rng, 2, 5)
                 if root.answer_key() in exclude: st["excluded_root"] += 1; continue
                 if len(space.values) > 1_000_000: space = SearchSpace(fs)
-                tasks += walk_tasks(root, walks_per_root, rng, fs, max_length, limits, space, ex, st)
+                if method == "walk": tasks += walk_tasks(root, walks_per_root, rng, fs, max_length, limits, space, ex, st)
+                else:
+                    got = expansion_tasks(root, rng, walks_per_root, weights, fs, min(max_states, 20_000), space)
+                    st["roots"] += 1; st["tasks"] += len(got); tasks += got
             return tasks, st
 
         def shard(name, make):
@@ -451,11 +490,11 @@ def create_data(out: str | Path, n_tasks: int = 1000, seed: int = 0, max_length:
             return res
 
         walk, seen, i = [], set(), 0
-        bar = tqdm(total=n_tasks, desc="walk tasks", unit="task", disable=not progress)
+        bar = tqdm(total=n_tasks, desc=f"{method} tasks", unit="task", disable=not progress)
         max_shards = 20 + 4 * n_tasks // max(1, roots_per_shard)
         while len(walk) < n_tasks:
             if i >= max_shards: raise UserError(f"gave up after {i} shards with {len(walk)} of {n_tasks} tasks")
-            got, st = shard(f"walk-{i:05d}", lambda: walk_shard(i))
+            got, st = shard(f"{method}-{i:05d}", lambda: walk_shard(i))
             stats.update(st)
             for t in got:
                 if len(walk) < n_tasks and t.key not in seen: seen.add(t.key); walk.append(t); bar.update(1)
@@ -491,7 +530,7 @@ def create_data(out: str | Path, n_tasks: int = 1000, seed: int = 0, max_length:
         (run.path / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
         return summary
 
-# %% ../nbs/06_tasks.ipynb #da7af013
+# %% ../nbs/06_tasks.ipynb #fb2ca556
 def data_main(argv: list[str] | None = None) -> int:
     "wl data: generate certified task data into a run directory."
     p = argparse.ArgumentParser(prog="wl data", description="Generate induction tasks with certified shortest labels "
@@ -505,7 +544,10 @@ def data_main(argv: list[str] | None = None) -> int:
     p.add_argument("--examples", type=int, default=3, help="solved examples in a proposer task")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--max-length", type=int, default=4, help="longest random walk (so the largest walk-task distance)")
-    p.add_argument("--walks-per-root", type=int, default=4)
+    p.add_argument("--walks-per-root", type=int, default=4, help="tasks per root (walks, or targets of an expansion)")
+    p.add_argument("--method", choices=["walk", "expansion"], default="walk",
+                   help="walk: random walks relabelled by search; expansion: several targets read off one forward "
+                   "expansion per root, distances weighted like the evaluation set (much faster)")
     p.add_argument("--max-states", type=int, default=200_000, help="state limit of one labelling search")
     p.add_argument("--timeout", type=float, default=10.0, help="time limit of one labelling search, seconds")
     p.add_argument("--split", default="0.8,0.1,0.1", help="train,validation,test fractions")
@@ -518,11 +560,11 @@ def data_main(argv: list[str] | None = None) -> int:
     s = create_data(a.out, a.tasks, a.seed, a.max_length, a.walks_per_root, n_deep=a.deep, deep_min_distance=a.deep_min,
                     deep_max_distance=a.deep_max, deep_max_states=a.deep_max_states, n_proposer=a.proposer,
                     proposer_examples=a.examples, fractions=fractions, max_states=a.max_states, timeout_s=a.timeout,
-                    exclude_eval=not a.include_eval_inputs, progress=not a.quiet)
+                    exclude_eval=not a.include_eval_inputs, progress=not a.quiet, method=a.method)
     for f, v in s["files"].items(): print(f"{Path(a.out) / f}: {v['tasks']} tasks {v.get('by_distance', '')}")
     return 0
 
-# %% ../nbs/06_tasks.ipynb #84c04062
+# %% ../nbs/06_tasks.ipynb #9d1567d0
 @dataclass
 class Verdict:
     "The result of re-certifying one task."
@@ -566,7 +608,7 @@ def verify_tasks(tasks: Sequence[InductionTask], functions: FunctionDefSet | Non
                                         f"to depth {e.certified_depth} of {t.length - 1}")
     return verdicts
 
-# %% ../nbs/06_tasks.ipynb #0712b3cf
+# %% ../nbs/06_tasks.ipynb #81a60c1d
 def verify_main(argv: list[str] | None = None) -> int:
     "wl verify: re-certify task files; report labels that are wrong or not shortest."
     p = argparse.ArgumentParser(prog="wl verify", description="Re-certify the labels of task files: each must solve its "
