@@ -21,8 +21,8 @@ __all__ = ['MAX_VALUE_CHARS', 'PARSE_ERRORS', 'PROMPT_STYLES', 'INSTRUCTED_INDUC
            'Q_REACH', 'Q_EXPECT', 'Q_MATCHED', 'Q_REACHED', 'AGENT_WORDS', 'render_value', 'render_typed_list',
            'parse_value', 'clean_completion', 'ParsedPipeline', 'parse_completion', 'function_signatures',
            'induction_prompt', 'induction_completion', 'induction_example', 'proposer_prompt', 'proposer_completion',
-           'proposer_example', 'ParsedProposal', 'parse_proposal', 'chat_messages', 'question_suffix', 'answer_text',
-           'parse_answer', 'agent_window', 'block_type_prompt', 'parse_block_type']
+           'proposer_example', 'ParsedProposal', 'parse_proposal', 'chat_messages', 'synthesis_prompt',
+           'question_suffix', 'answer_text', 'parse_answer', 'agent_window', 'block_type_prompt', 'parse_block_type']
 
 # %% ../nbs/07_prompts.ipynb #1f3ad97b
 def _order_key(x) -> str:
@@ -305,7 +305,22 @@ def chat_messages(prompt: str, system: str | None = None) -> list[dict]:
     "The prompt as chat messages: an optional system message, then the prompt as the user message."
     return ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": prompt}]
 
-# %% ../nbs/07_prompts.ipynb #79527a40
+# %% ../nbs/07_prompts.ipynb #63b1aea7
+def synthesis_prompt(functions: FunctionDefSet, types: Sequence[type], k: int = 4) -> str:
+    "The prompt asking for `k` new tools that extend `functions`, with inputs and outputs of `types`."
+    types = ", ".join(short_type_name(t) for t in types)
+    return ("You extend a library of small, pure Python functions that are chained into pipelines. Each function takes "
+            f"exactly one argument of one type and returns one value of one type. Types: {types}.\n\n"
+            "Existing functions (name: input type -> output type):\n" + function_signatures(functions) + "\n\n"
+            f"Write {k} new functions, each different in behaviour from every existing one. The code is one "
+            "`def NAME(x):` in plain Python: no imports, no names or attributes that start with an underscore, no "
+            "input or output. It must be deterministic, must not fail on any value of its input type, and must return "
+            "exactly its output type (bool is not int).\n\n"
+            "Reply with one JSON object per line and nothing else, like this:\n"
+            '{"name": "triple", "input_type": "int", "output_type": "int", "code": "def triple(x):\\n    return 3 * x", '
+            '"doc": "three times x"}')
+
+# %% ../nbs/07_prompts.ipynb #2dd4960c
 BLOCK_START, BLOCK_END = "#startblock type:", "#endblock"
 Q_RUNS = "Will this action run without error?"
 Q_PROGRESS = "Will this action bring the values closer to the target?"
@@ -329,7 +344,7 @@ def parse_answer(text: str) -> bool | None:
     w = m.group(1).lower() if m else ""
     return True if w == "yes" else False if w == "no" else None
 
-# %% ../nbs/07_prompts.ipynb #1a607e36
+# %% ../nbs/07_prompts.ipynb #e5233bc5
 def agent_window(blocks: Sequence, tick: int, drop_views: Iterable[str] = ()) -> list:
     "The blocks a model sees when it writes a block in tick `tick` (see above)."
     drop = set(drop_views)
@@ -344,7 +359,7 @@ def parse_block_type(text: str, options: Sequence[str]) -> str | None:
     m = re.match(r"[ \t]*(\w+)", text)
     return m.group(1) if m and m.group(1) in options else None
 
-# %% ../nbs/07_prompts.ipynb #72456740
+# %% ../nbs/07_prompts.ipynb #f2a51d41
 AGENT_WORDS = tuple(dict.fromkeys("""
 the to startblock endblock index tick title observation orientation action expectation evaluation outcome error debug backtrack
 def act agent values state target inputs previous return add_action add_evaluation expect undo assert

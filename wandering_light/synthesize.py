@@ -20,25 +20,11 @@ from . import prompts as P
 from .llm_utils import Backend, BackendError, OpenAIBackend, PROVIDERS
 
 # %% auto #0
-__all__ = ['SAMPLE_TYPES', 'REJECTIONS', 'synthesis_prompt', 'Candidate', 'parse_candidates', 'Verdict', 'sample_values',
-           'Validator', 'basic_functions', 'SynthesisResult', 'new_basis', 'report_text', 'synthesize', 'main']
+__all__ = ['SAMPLE_TYPES', 'REJECTIONS', 'Candidate', 'parse_candidates', 'Verdict', 'sample_values', 'Validator',
+           'basic_functions', 'SynthesisResult', 'new_basis', 'report_text', 'synthesize', 'main']
 
-# %% ../nbs/09b_synthesize.ipynb #097296ac
+# %% ../nbs/09b_synthesize.ipynb #1f21425a
 SAMPLE_TYPES = tuple(VALUE_MAKERS)
-
-def synthesis_prompt(functions: FunctionDefSet, k: int = 4) -> str:
-    "The prompt asking for `k` new tools that extend `functions`."
-    types = ", ".join(short_type_name(t) for t in SAMPLE_TYPES)
-    return ("You extend a library of small, pure Python functions that are chained into pipelines. Each function takes "
-            f"exactly one argument of one type and returns one value of one type. Types: {types}.\n\n"
-            "Existing functions (name: input type -> output type):\n" + P.function_signatures(functions) + "\n\n"
-            f"Write {k} new functions, each different in behaviour from every existing one. The code is one "
-            "`def NAME(x):` in plain Python: no imports, no names or attributes that start with an underscore, no "
-            "input or output. It must be deterministic, must not fail on any value of its input type, and must return "
-            "exactly its output type (bool is not int).\n\n"
-            "Reply with one JSON object per line and nothing else, like this:\n"
-            '{"name": "triple", "input_type": "int", "output_type": "int", "code": "def triple(x):\\n    return 3 * x", '
-            '"doc": "three times x"}')
 
 # %% ../nbs/09b_synthesize.ipynb #f4b5367e
 @dataclass
@@ -214,7 +200,7 @@ def basic_functions() -> FunctionDefSet:
     from wandering_light.common_functions import basic_fns
     return basic_fns
 
-# %% ../nbs/09b_synthesize.ipynb #85c570a4
+# %% ../nbs/09b_synthesize.ipynb #ef9d90de
 @dataclass
 class SynthesisResult:
     "Verdicts of every candidate, the new basis and its manifest (and where it was written)."
@@ -267,7 +253,7 @@ def synthesize(backend: Backend, basis: FunctionDefSet | None = None, rounds: in
         done_rounds = {v.round for v in verdicts} if run is None else {e["round"] for e in run.events("round")}
         for r in tqdm(range(rounds), desc="synthesize", unit="round", disable=not progress):
             if r in done_rounds: continue
-            prompt = synthesis_prompt(new_basis(basis, val.accepted), k)
+            prompt = P.synthesis_prompt(new_basis(basis, val.accepted), SAMPLE_TYPES, k)
             try: texts = _ask(backend, prompt, n, api, temperature, max_tokens, seed * 1000 + r)
             except BackendError as e:
                 raise UserError(f"round {r}: the backend failed ({e.kind}): {e}") from None
