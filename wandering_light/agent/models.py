@@ -17,8 +17,8 @@ from .loop import (BlockContext, TaskView, SCORING_QUESTIONS, Q_RUNS, Q_PROGRESS
                                         Q_EXPECT, p_yes_from_top_logprobs)
 
 # %% auto #0
-__all__ = ['MAX_TOKENS', 'SAMPLED_TYPES', 'DEFAULT_QUESTIONS', 'AGENT_CONFIG', 'Window', 'agent_tokenizer', 'ModelPolicy',
-           'LogitScorer', 'replay_rules', 'save_agent_config', 'read_agent_config', 'model_agent']
+__all__ = ['MAX_TOKENS', 'SAMPLED_TYPES', 'DEFAULT_QUESTIONS', 'AGENT_CONFIG', 'EVALUATOR_DIR', 'Window', 'agent_tokenizer',
+           'ModelPolicy', 'LogitScorer', 'replay_rules', 'save_agent_config', 'read_agent_config', 'model_agent']
 
 # %% ../../nbs/23_agent_models.ipynb #09b427f6
 @dataclass(frozen=True)
@@ -145,7 +145,7 @@ class LogitScorer:
 
     def __repr__(self): return f"LogitScorer({self.backend!r}, method={self.method!r})"
 
-# %% ../../nbs/23_agent_models.ipynb #452f33dd
+# %% ../../nbs/23_agent_models.ipynb #5e139ba7
 def replay_rules(trace: Trace) -> list[dict]:
     "Replay rules (in call order, no `match`) that make a `ModelPolicy` with n=1 write `trace`'s policy blocks again."
     rules, blocks = [], trace.blocks
@@ -158,8 +158,9 @@ def replay_rules(trace: Trace) -> list[dict]:
             rules.append({"text": " " + (nxt if nxt in ("action", "backtrack") else "action") + "\n"})
     return rules
 
-# %% ../../nbs/23_agent_models.ipynb #3108f9cf
+# %% ../../nbs/23_agent_models.ipynb #7dfc9461
 AGENT_CONFIG = "agent.json"
+EVALUATOR_DIR = "evaluator"          # a second set of weights for the logit evaluator, when there is one
 
 def save_agent_config(path: str | Path, window: Window, **extra) -> Path:
     "Write `agent.json` (the window, and anything in `extra`) into a checkpoint directory."
@@ -190,6 +191,13 @@ def model_agent(source, base_url: str | None = None, api_key: str | None = None,
             backend = LocalBackend.load(source, device=device)
             cfg = read_agent_config(source) if Path(source).is_dir() else {}
     else: backend, cfg = source, {}
+    judge = backend
+    if cfg.get("evaluator"):
+        ev = Path(source) / cfg["evaluator"]
+        if not (ev / "config.json").exists():
+            from wandering_light.utils import UserError
+            raise UserError(f"{Path(source) / AGENT_CONFIG} names the evaluator {cfg['evaluator']!r}, but {ev} holds no checkpoint")
+        judge = LocalBackend.load(ev, device=device)
     win = window or (Window.from_json(cfg["window"]) if "window" in cfg else Window())
     return (ModelPolicy(backend, win, temperature, prose_temperature),
-            LogitScorer(backend, win, method=method))
+            LogitScorer(judge, win, method=method))
