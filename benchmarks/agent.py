@@ -38,11 +38,15 @@ def rate(traces) -> float: return round(sum(bool(t.result.get("solved")) for t i
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--save", action="store_true")
-    ap.add_argument("--train-tasks", type=int, default=1000)
-    ap.add_argument("--test-tasks", type=int, default=40)
-    ap.add_argument("--policy-steps", type=int, default=300)
-    ap.add_argument("--label-steps", type=int, default=100)
-    ap.add_argument("--batch-size", type=int, default=8)
+    ap.add_argument("--train-tasks", type=int, default=12000)
+    ap.add_argument("--test-tasks", type=int, default=60)
+    ap.add_argument("--policy-steps", type=int, default=2800)
+    ap.add_argument("--label-steps", type=int, default=300)
+    ap.add_argument("--batch-size", type=int, default=16)
+    ap.add_argument("--seed-batches", type=int, default=4000, help="random input batches the tasks start from (half train, half test)")
+    ap.add_argument("--slip-prob", type=float, default=0.5, help="the expert's slip probability in the training traces")
+    ap.add_argument("--chunking", default="all", choices=["all", "random", "one"], help="how many planned tools the expert applies per tick")
+    ap.add_argument("--temperature", type=float, default=0.7, help="the model's sampling temperature for candidates")
     ap.add_argument("--run-dir", default="runs/bench-agent", help="training run directory (resumed; a finished model is reused)")
     ap.add_argument("--threads", type=int, default=1, help="torch CPU threads (the reference machine has 2 shared cores)")
     ap.add_argument("--seed", type=int, default=0)
@@ -50,11 +54,11 @@ def main(argv):
     torch.set_num_threads(a.threads)
     t_start = time.perf_counter()
 
-    train, test = task_split(a.train_tasks, a.test_tasks, seed=a.seed)
-    window = Window(drop_views=("Tools", "Task"), max_chars=6000)
+    train, test = task_split(a.train_tasks, a.test_tasks, seed=a.seed, n_batches=a.seed_batches)
+    window = Window(drop_views=("Tools", "Task", "Current values"), max_chars=4000)
     t0 = time.perf_counter()
-    ex = expert_traces(train, seed=a.seed, n=4, slip_prob=0.2, progress=True)
-    rnd = random_traces(train[: len(train) // 4], seed=a.seed, progress=True)
+    ex = expert_traces(train, seed=a.seed, n=4, slip_prob=a.slip_prob, chunking=a.chunking, progress=True)
+    rnd = random_traces(train[: min(len(train) // 4, 1500)], seed=a.seed, progress=True)
     prow = policy_examples(ex, window)
     lrow = label_examples(ex + rnd, window, max_rows=a.label_steps * a.batch_size, seed=a.seed)
     data_s = time.perf_counter() - t0
@@ -62,7 +66,7 @@ def main(argv):
     ckpt = train_agent_model(a.run_dir, prow, lrow, window, policy_steps=a.policy_steps, label_steps=a.label_steps,
                              batch_size=a.batch_size, seed=a.seed)
     train_s = time.perf_counter() - t0
-    policy, scorer = model_agent(ckpt, device="cpu")
+    policy, scorer = model_agent(ckpt, device="cpu", temperature=a.temperature)
 
     t0 = time.perf_counter()
     single = run_agent(policy, scorer, test, AgentConfig(budget=1, max_retries=0, n=4, max_n=4, threshold=0.0, seed=a.seed),

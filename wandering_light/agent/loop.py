@@ -29,11 +29,12 @@ __all__ = ['SEED_BATCHES', 'SCORING_QUESTIONS', 'YES_TOKENS', 'NO_TOKENS', 'STAN
            'TaskView', 'AgentTask', 'make_heldout', 'read_agent_tasks', 'generate_tasks', 'typed_diff', 'tool_view',
            'observation_views', 'log_odds', 'sigmoid', 'p_yes_from_logprobs', 'p_yes_from_top_logprobs',
            'combine_log_odds', 'expected_calibration_error', 'auroc', 'brier_score', 'fit_platt', 'BlockContext',
-           'scoring_text', 'Policy', 'Scorer', 'TextGenerator', 'NextTokenLogprobs', 'lint_block', 'as_state',
-           'count_matches', 'Grounding', 'action_reward', 'expectation_reward', 'LintScorer', 'ExecutionScorer',
-           'choose_block', 'AgentConfig', 'outcome_table', 'AgentLoop', 'action_text', 'expectation_text',
-           'ExpertPolicy', 'ScriptedPolicy', 'RandomPolicy', 'sft_examples', 'preference_groups', 'preference_pairs',
-           'grounded_labels', 'calibration', 'write_exports', 'make_policy', 'make_scorer', 'summarize', 'main']
+           'scoring_text', 'Policy', 'Scorer', 'TextGenerator', 'NextTokenLogprobs', 'failed_key', 'lint_block',
+           'as_state', 'count_matches', 'Grounding', 'action_reward', 'expectation_reward', 'LintScorer',
+           'ExecutionScorer', 'choose_block', 'AgentConfig', 'outcome_table', 'AgentLoop', 'action_text',
+           'expectation_text', 'ExpertPolicy', 'ScriptedPolicy', 'RandomPolicy', 'sft_examples', 'preference_groups',
+           'preference_pairs', 'grounded_labels', 'calibration', 'write_exports', 'make_policy', 'make_scorer',
+           'summarize', 'main']
 
 # %% ../../nbs/22_agent_loop.ipynb #750c74d3
 @dataclass
@@ -339,6 +340,7 @@ class BlockContext:
     action_pipeline: FunctionDefList | None = None
     problem: dict | None = None    # the failure being handled (kind, message, ...)
     title: str | None = None       # the title the framework gives the block (actions: `int -> str`, the types to bridge)
+    failed: frozenset = frozenset()  # (state key, pipeline) of actions that already failed in this run
     _lint: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -380,6 +382,10 @@ class NextTokenLogprobs(Protocol):
     def next_token_logprobs(self, prompts: Sequence[str], top_k: int) -> list[dict[str, float]]: ...
 
 # %% ../../nbs/22_agent_loop.ipynb #3c87e35b
+def failed_key(state: TypedList, pipeline: FunctionDefList | None, body: str) -> tuple:
+    "What identifies a failed action: the values it ran on, and its pipeline (or, if it is not a plain pipeline, its text)."
+    return (state.search_key(), tuple(pipeline.names) if pipeline is not None else body.strip())
+
 def lint_block(block_type: str, body: str, ctx: BlockContext) -> tuple[list[str], LoadedBlock | None, FunctionDefList | None]:
     "Problems with a candidate body (empty if none), the loaded block (None if it does not load) and its pipeline."
     if block_type in PROSE_TYPES:
@@ -394,6 +400,9 @@ def lint_block(block_type: str, body: str, ctx: BlockContext) -> tuple[list[str]
         if pipe is not None:
             try: pipe.output_type(ctx.state.item_type)
             except PipelineTypeError as e: problems.append(f"type error along the pipeline ({pipe}): {e}")
+        if ctx.failed and failed_key(ctx.state, pipe, body) in ctx.failed:
+            problems.append(f"repeat: {'this pipeline (' + str(pipe) + ')' if pipe is not None else 'this action'} "
+                            f"already failed from these values")
     elif block_type == "expectation":
         exp = blk.expectation
         if len(exp) != len(ctx.state):
@@ -536,7 +545,8 @@ def choose_block(policy: Policy, scorer: Scorer | None, ctx: BlockContext, n: in
         if not cands: return None, [], rounds
         best = max(range(len(cands)), key=lambda i: (not cands[i].lint, cands[i].score or 0.0, -i))
         conf = sigmoid(cands[best].score / len(questions)) if cands[best].score is not None and questions else 1.0
-        if conf >= threshold or k >= max_n or not fresh: break
+        stuck = bool(cands[best].lint) and scorer is not None      # every candidate so far has lint problems
+        if (conf >= threshold and not stuck) or k >= max_n or not fresh: break
         k, rounds = min(max_n, 2 * k), rounds + 1
     cands[best].chosen = True
     return best, cands, rounds
@@ -607,6 +617,7 @@ class _Run:
         self.state, self.program = task.input, []
         self.tick, self.solved, self.stop = 0, False, None
         self.counts, self.last = Counter(), None
+        self.failed: set = set()          # failed_key of each action that raised or was undone
 
     # ----- helpers ------------------------------------------------------------------------------------------
     def add(self, type, body, title=None, start=None, **fields) -> Block:
@@ -618,7 +629,8 @@ class _Run:
         hist = [{"title": a.title, "pipeline": a.pipeline.names if a.pipeline is not None else None, "tick": a.tick}
                 for a in self.program]
         return BlockContext(block_type, self.view, self.state, self.tick, self.cfg.budget - self.tick, attempt, hist,
-                            self.trace, self.loop.interp, self.loop.grounding, problem=self.last, **kw)
+                            self.trace, self.loop.interp, self.loop.grounding, problem=self.last,
+                            failed=frozenset(self.failed), **kw)
 
     def choose(self, ctx, sampled: bool):
         cfg = self.cfg
@@ -697,7 +709,9 @@ class _Run:
         t0, before = time.time(), self.state
         title = ablk.action[0]
         try: out = self.loop.grounding.run(ablk, AgentView(before, target, self.task.input, tick=self.tick))
-        except InterpreterError as e: return self.error(f"the action {title!r}", e.kind, str(e))
+        except InterpreterError as e:
+            self.failed.add(failed_key(before, pipe, chosen.body))
+            return self.error(f"the action {title!r}", e.kind, str(e))
         self.program.append(_Action(title, chosen.body, ablk.action[1], pipe, self.tick, before, out))
         self.state = out
         # the policy's evaluations
@@ -762,6 +776,7 @@ class _Run:
         else:
             undone = self.program[-blk.undo:]
             del self.program[-blk.undo:]
+            self.failed.update(failed_key(a.before, a.pipeline, a.body) for a in undone)
             self.state = self.program[-1].after if self.program else self.task.input
             b.outcome = {"undone": [a.title for a in undone], "state": self.state.to_string()}
             self.counts["backtracks"] += 1

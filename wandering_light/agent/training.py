@@ -9,7 +9,7 @@ from __future__ import annotations
 import json, math, random, time
 from collections import Counter
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Mapping, Sequence
 from ..typed_list import TypedList, value_key
 from ..function_def import FunctionDefSet
 from ..utils import RunDir, UserError
@@ -52,11 +52,11 @@ def task_split(n_train: int, n_test: int, seed: int = 0, lengths: tuple = (1, 3)
 # %% ../../nbs/24_agent_training.ipynb #2e2e13ab
 def expert_traces(tasks: Sequence[AgentTask], seed: int = 0, slip_prob: float = 0.2, n: int = 4,
                   budgets: Sequence[int] = (1, 2, 3, 4), functions: FunctionDefSet | None = None, plan: str = "length",
-                  progress: bool = False) -> list[Trace]:
+                  chunking: str = "random", progress: bool = False) -> list[Trace]:
     "One trace of the slipping expert per task (see above)."
     from tqdm.auto import tqdm
     rng, out = random.Random(f"expert:{seed}"), []
-    loops = {b: AgentLoop(ExpertPolicy(functions, slip_prob=slip_prob, plan=plan), LintScorer(), functions,
+    loops = {b: AgentLoop(ExpertPolicy(functions, slip_prob=slip_prob, plan=plan, chunking=chunking), LintScorer(), functions,
                           AgentConfig(budget=b, n=n, max_n=n, seed=seed)) for b in budgets}
     for t in tqdm(tasks, desc="expert traces", disable=not progress):
         out.append(loops[rng.choice(list(budgets))].run(t))
@@ -77,15 +77,16 @@ def _opening(w: Sequence[Block]) -> int:
     while k < len(w) and w[k].type == "observation": k += 1
     return k
 
-def policy_examples(traces: Sequence[Trace], window: Window) -> list[dict]:
+def policy_examples(traces: Sequence[Trace], window: Window, per_block: bool = False,
+                    keep: Mapping[str, float] | None = None, seed: int = 0) -> list[dict]:
     "Prompt/completion rows that teach a model to write the blocks of `traces` (see above)."
-    rows = []
+    rows, keep, rng = [], dict(keep or {}), random.Random(f"policy-rows:{seed}")
     for t in traces:
         blocks = [b for b in t.blocks if b.title != "Result"]
         for tick in sorted({b.tick for b in blocks}):
             end = max(i for i, b in enumerate(blocks) if b.tick == tick) + 1
             full = P.agent_window(blocks[:end], tick, window.drop_views)
-            if window.blocks(blocks[:end], tick) == full:
+            if not per_block and window.blocks(blocks[:end], tick) == full:
                 k = _opening(full)
                 if k == len(full): continue
                 rows.append({"prompt": render_blocks(full[:k]) + "\n", "completion": render_blocks(full[k:]),
@@ -94,6 +95,7 @@ def policy_examples(traces: Sequence[Trace], window: Window) -> list[dict]:
                 for i in range(end):
                     b = blocks[i]
                     if b.tick != tick or b.type not in POLICY_BLOCKS: continue
+                    if b.type in keep and rng.random() >= keep[b.type]: continue
                     rows.append({"prompt": window.prompt(blocks[:i], b.type, tick, b.title),
                                  "completion": b.body + "\n" + P.BLOCK_END + "\n", "id": f"{t.task.get('id')}/{i}"})
     return rows
