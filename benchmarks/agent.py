@@ -18,8 +18,16 @@ Then, on the same held-out tasks, each with 8 hidden held-out examples that deci
   against what running it showed: ECE (10 bins), AUROC, Brier score (other questions in the notes);
 - reference points on the same tasks: the scripted expert (it knows the answer) and a random policy with the linter.
 
-Usage: python benchmarks/agent.py [--save] [--train-tasks 1000] [--test-tasks 40] [--policy-steps 300]
-                                  [--label-steps 100] [--run-dir runs/bench-agent] [--threads 1] [--seed 0]
+The recipe (defaults): 12,000 training tasks from 2,000 input batches (the other 2,000 batches make the held-out
+tasks); the expert applies its whole plan in one action (`chunking="all"`) and slips in half of its traces, so the
+traces that span several blocks are failures and recoveries (wrong values -> debug -> undo -> the plan; an error ->
+debug -> retry); the window drops the Tools, Task and Current values views (the diff to the target keeps the values);
+2,800 steps of 16 whole-tick examples for the policy, 300 steps of labels for the evaluator; candidates sampled at
+temperature 0.7. An action that already failed from the same values is linted as a repeat (`agent.loop.lint_block`),
+so a retry is never the same mistake twice.
+
+Usage: python benchmarks/agent.py [--save] [--train-tasks 12000] [--test-tasks 60] [--policy-steps 2800]
+                                  [--label-steps 300] [--batch-size 16] [--run-dir runs/bench-agent] [--threads 2]
 """
 import argparse, json, sys, time
 from pathlib import Path
@@ -48,8 +56,10 @@ def main(argv):
     ap.add_argument("--chunking", default="all", choices=["all", "random", "one"], help="how many planned tools the expert applies per tick")
     ap.add_argument("--temperature", type=float, default=0.7, help="the model's sampling temperature for candidates")
     ap.add_argument("--run-dir", default="runs/bench-agent", help="training run directory (resumed; a finished model is reused)")
-    ap.add_argument("--threads", type=int, default=1, help="torch CPU threads (the reference machine has 2 shared cores)")
+    ap.add_argument("--threads", type=int, default=2, help="torch CPU threads (the reference machine has 2 shared cores)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--policy-from", help="a checkpoint of the policy phase (a trainer checkpoint directory of an earlier run "
+                    "on the same data) to use instead of training the policy; its step count is reported as policy_steps")
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)
     t_start = time.perf_counter()
@@ -63,6 +73,13 @@ def main(argv):
     lrow = label_examples(ex + rnd, window, max_rows=a.label_steps * a.batch_size, seed=a.seed)
     data_s = time.perf_counter() - t0
     t0 = time.perf_counter()
+    schedule = a.policy_steps
+    if a.policy_from:
+        from wandering_light.models import load_model, save_model
+        src = Path(a.policy_from)
+        a.policy_steps = json.loads((src / "trainer_state.json").read_text())["global_step"]
+        dst = Path(a.run_dir) / "phases" / "policy"
+        if not (dst / "config.json").exists(): save_model(*load_model(src, device="cpu"), dst)
     ckpt = train_agent_model(a.run_dir, prow, lrow, window, policy_steps=a.policy_steps, label_steps=a.label_steps,
                              batch_size=a.batch_size, seed=a.seed)
     train_s = time.perf_counter() - t0
@@ -103,7 +120,8 @@ def main(argv):
     notes = {"expectation_accuracy_agent": exp_agent, "expectation_accuracy_probe": probe, "calibration": cal,
              "stop_reasons": {k: sum(t.result["stop_reason"] == k for t in agent) for k in ("solved", "budget", "gave_up")},
              "model": str(ckpt), "window": window.to_json(),
-             "trained_from_scratch_this_run": train_s > 30}
+             "trained_from_scratch_this_run": train_s > 30,
+             "policy_from": a.policy_from, "policy_schedule_steps": schedule}
     report("agent", figures, argv, notes)
     return 0
 
