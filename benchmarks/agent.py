@@ -19,9 +19,10 @@ Then, on the same held-out tasks, each with 8 hidden held-out examples that deci
 - reference points on the same tasks: the scripted expert (it knows the answer) and a random policy with the linter.
 
 The recipe (defaults): 12,000 training tasks from 2,000 input batches (the other 2,000 batches make the held-out
-tasks); the expert applies its whole plan in one action (`chunking="all"`) and slips in half of its traces, so the
+tasks); the expert applies its whole plan in one action (`chunking="all"`) and slips with probability 0.5, so the
 traces that span several blocks are failures and recoveries (wrong values -> debug -> undo -> the plan; an error ->
-debug -> retry); the window drops the Tools, Task and Current values views (the diff to the target keeps the values);
+debug -> retry). Only 19% of its traces hold a slip (378 of the first 2,000): a slip that fails the linter (a type
+error) is never chosen, since the expert's clean plan is among its candidates. The window drops the Tools, Task and Current values views (the diff to the target keeps the values);
 2,800 steps of 16 whole-tick examples for the policy, 300 steps of labels for the evaluator; candidates sampled at
 temperature 0.7. An action that already failed from the same values is linted as a repeat (`agent.loop.lint_block`),
 so a retry is never the same mistake twice.
@@ -120,7 +121,7 @@ def main(argv):
     notes = {"expectation_accuracy_agent": exp_agent, "expectation_accuracy_probe": probe, "calibration": cal,
              "stop_reasons": {k: sum(t.result["stop_reason"] == k for t in agent) for k in ("solved", "budget", "gave_up")},
              "model": str(ckpt), "window": window.to_json(),
-             "trained_from_scratch_this_run": train_s > 30,
+             "trained_from_scratch_this_run": train_s > 30 and not a.policy_from,
              "policy_from": a.policy_from, "policy_schedule_steps": schedule}
     report("agent", figures, argv, notes)
     return 0

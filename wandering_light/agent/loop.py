@@ -10,7 +10,7 @@ import argparse, json, math, random, string, sys, textwrap, time
 from collections import Counter
 from dataclasses import dataclass, field, asdict, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence, runtime_checkable
+from typing import AbstractSet, Any, Callable, Iterable, Mapping, Protocol, Sequence, runtime_checkable
 from ..typed_list import TypedList, short_type_name, value_key
 from ..function_def import FunctionDef, FunctionDefList, FunctionDefSet, PipelineTypeError
 from ..executor import Executor, ExecutionError, Limits
@@ -340,7 +340,7 @@ class BlockContext:
     action_pipeline: FunctionDefList | None = None
     problem: dict | None = None    # the failure being handled (kind, message, ...)
     title: str | None = None       # the title the framework gives the block (actions: `int -> str`, the types to bridge)
-    failed: frozenset = frozenset()  # (state key, pipeline) of actions that already failed in this run
+    failed: AbstractSet = frozenset()  # failed_key of each action that already failed in this run (read only)
     _lint: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -630,7 +630,7 @@ class _Run:
                 for a in self.program]
         return BlockContext(block_type, self.view, self.state, self.tick, self.cfg.budget - self.tick, attempt, hist,
                             self.trace, self.loop.interp, self.loop.grounding, problem=self.last,
-                            failed=frozenset(self.failed), **kw)
+                            failed=self.failed, **kw)
 
     def choose(self, ctx, sampled: bool):
         cfg = self.cfg

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json, math, random, time
 from collections import Counter
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Mapping, Sequence
 from ..typed_list import TypedList, value_key
 from ..function_def import FunctionDefSet
 from ..utils import RunDir, UserError
