@@ -6,12 +6,13 @@ Docs: https://wandering-light.github.io/wandering_light/utils.html.md"""
 
 # %% ../nbs/00a_utils.ipynb #f78c683f
 from __future__ import annotations
-import contextlib, gzip, io, json, os, sys, time, traceback
+import argparse, contextlib, dataclasses, gzip, io, json, os, sys, time, traceback
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 # %% auto #0
-__all__ = ['UserError', 'cli_main', 'read_jsonl', 'write_jsonl', 'append_jsonl', 'RunDir']
+__all__ = ['CONFIG_KEYS', 'UserError', 'cli_main', 'read_jsonl', 'write_jsonl', 'append_jsonl', 'RunDir', 'check_config',
+           'parse_config', 'rerun_as_module']
 
 # %% ../nbs/00a_utils.ipynb #2c014a03
 class UserError(Exception):
@@ -128,3 +129,101 @@ class RunDir:
         p = self.path / "report.md"; p.write_text(text); return p
 
     def __repr__(self): return f"RunDir({str(self.path)!r}{', resumed' if self.resumed else ''})"
+
+# %% ../nbs/00a_utils.ipynb #873078a2
+CONFIG_KEYS = ("min", "max", "positional")    # our metadata keys; argparse never sees them
+
+def _own_fields(cls) -> set[str]:
+    "Names of the fields declared by `cls` and its bases in this package (not the inherited trainer options)."
+    own = set()
+    for k in cls.__mro__:
+        if k.__module__.split(".")[0] in ("wandering_light", "__main__"): own |= set(getattr(k, "__annotations__", {}))
+    return own
+
+def _strip_field(f):
+    "A copy of dataclass field `f` without our metadata keys (HfArgumentParser passes metadata to argparse)."
+    import copy, types
+    g = copy.copy(f)
+    g.metadata = types.MappingProxyType({k: v for k, v in f.metadata.items() if k not in CONFIG_KEYS})
+    return g
+
+# %% ../nbs/00a_utils.ipynb #b61ae909
+def _config_parser(cls, prog: str, description: str | None, show_all: bool):
+    "A TrlParser for dataclass `cls` whose errors are `UserError`s; positional fields also accepted bare."
+    from trl import TrlParser
+    class Parser(TrlParser):
+        _parse_dataclass_field = staticmethod(lambda p, f: TrlParser._parse_dataclass_field(p, _strip_field(f)))
+        def error(self, message): raise UserError(f"{message} (see `{prog} --help`)")
+    p = Parser(cls, prog=prog, description=description)
+    own = _own_fields(cls)
+    for a in p._actions:
+        if a.dest in cls.__dataclass_fields__ and not (show_all or a.dest in own): a.help = argparse.SUPPRESS
+    for f in dataclasses.fields(cls):
+        if f.metadata.get("positional"):
+            p.add_argument(f"{f.name}__pos", nargs="*", metavar=f.name.upper(), help=f"same as --{f.name}")
+            for a in p._actions:
+                if a.dest == f.name: a.required = False
+    if not show_all and len(own) < len(cls.__dataclass_fields__):
+        p.epilog = f"{len(cls.__dataclass_fields__) - len(own)} inherited trainer options are accepted too: `{prog} --help-all`."
+    return p
+
+# %% ../nbs/00a_utils.ipynb #6d88fe02
+def check_config(cfg) -> Any:
+    "Check the `min`/`max` metadata of every field of dataclass `cfg`, then `cfg.validate()` if it has one."
+    for f in dataclasses.fields(cfg):
+        v, lo, hi = getattr(cfg, f.name), f.metadata.get("min"), f.metadata.get("max")
+        if v is None or isinstance(v, bool) or not isinstance(v, (int, float)): continue
+        if lo is not None and v < lo: raise UserError(f"--{f.name.replace('_', '-')} must be {lo} or more (got {v})")
+        if hi is not None and v > hi: raise UserError(f"--{f.name.replace('_', '-')} must be {hi} or less (got {v})")
+    if hasattr(cfg, "validate"): cfg.validate()
+    return cfg
+
+# %% ../nbs/00a_utils.ipynb #91fc591a
+def _load_recipe(parser, path: str):
+    "Make the values of YAML recipe `path` the parser's defaults (the command line still overrides them)."
+    import yaml
+    p = Path(path)
+    if not p.is_file(): raise UserError(f"--config {path}: no such file")
+    try: recipe = yaml.safe_load(p.read_text())
+    except yaml.YAMLError as e: raise UserError(f"--config {path}: not valid YAML ({str(e).splitlines()[0]})") from None
+    if not isinstance(recipe, dict): raise UserError(f"--config {path}: a recipe is a YAML mapping of option: value")
+    unknown = sorted(set(recipe) - {a.dest for a in parser._actions})
+    if unknown: raise UserError(f"--config {path}: unknown options {', '.join(unknown)}")
+    for a in parser._actions:
+        if a.dest in recipe: a.default, a.required = recipe[a.dest], False
+
+def parse_config(cls, argv: list[str] | None = None, prog: str = "wl", description: str | None = None):
+    "Parse `argv` (default `sys.argv[1:]`) into dataclass `cls`: flags, `--config RECIPE.yaml`, checks; errors are one line."
+    argv = sys.argv[1:] if argv is None else list(argv)
+    show_all = "--help-all" in argv
+    p = _config_parser(cls, prog, description, show_all)
+    if show_all or any(a in ("-h", "--help") for a in argv): p.print_help(); raise SystemExit(0)
+    if "--config" in argv:
+        i = argv.index("--config")
+        if i + 1 >= len(argv): raise UserError("--config needs a recipe file")
+        _load_recipe(p, argv[i + 1]); argv = argv[:i] + argv[i + 2:]
+    ns = vars(p.parse_args(argv))
+    for f in dataclasses.fields(cls):
+        given = ns.pop(f"{f.name}__pos", None)
+        if not given: continue
+        if not isinstance(ns.get(f.name), list) and len(given) > 1: p.error(f"one {f.name.upper()} expected, got {len(given)}")
+        ns[f.name] = given if isinstance(ns.get(f.name), list) or "list" in str(f.type) else given[0]
+    fields = cls.__dataclass_fields__
+    missing = [k for k, f in fields.items() if ns.get(k) is None and f.default is dataclasses.MISSING
+               and f.default_factory is dataclasses.MISSING]
+    if missing: raise UserError(f"missing {', '.join('--' + m.replace('_', '-') for m in missing)} (see `{prog} --help`)")
+    try: cfg = cls(**{k: v for k, v in ns.items() if k in fields})
+    except ValueError as e: raise UserError(str(e).strip().splitlines()[0]) from None
+    return check_config(cfg)
+
+# %% ../nbs/00a_utils.ipynb #522bdf95
+def rerun_as_module(file: str | Path):
+    "Run the script `file` again as the package module it is (`python -m pkg.mod`), then exit with its status."
+    import runpy
+    path, parts = Path(file).resolve(), []
+    parts.append(path.stem); d = path.parent
+    while (d / "__init__.py").exists(): parts.insert(0, d.name); d = d.parent
+    sys.path[0] = str(d)      # the script's own folder would shadow top-level modules (`models`, `training`, ...)
+    try: runpy.run_module(".".join(parts), run_name="__main__", alter_sys=True)
+    except SystemExit as e: raise SystemExit(e.code) from None
+    raise SystemExit(0)
