@@ -3,24 +3,29 @@
 #   make test         set up .venv (with dev tools) and run every test (installs Debian's chromium for the browser
 #                     tests when it is missing and we are root; otherwise those tests are skipped, with the reason)
 #   make dashboard    serve the dashboard and explorers (Voila, 127.0.0.1): make dashboard DASHBOARD_ARGS="--runs runs"
+#   make lock         re-resolve every dependency in a scratch venv and write the exact versions to constraints.txt
 PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 # torch is pinned in the same pip call so that pip never pulls a CUDA build on a CPU machine.
 TORCH  ?= torch==2.13.0
-PIP     = $(BIN)/python -m pip install --disable-pip-version-check -q
+# Every install takes the exact versions in constraints.txt (a pip constraints file, made by `make lock`), so two
+# fresh installs on two days run the same libraries. pip rather than uv's lock: the CPU build of torch is a local
+# wheel that pip finds through this machine's pip configuration and uv does not look at.
+CONSTRAINTS ?= constraints.txt
+PIP     = $(BIN)/python -m pip install --disable-pip-version-check -q -c $(CONSTRAINTS)
 
-.PHONY: quickstart test check lab bench docs readme clean-venv chromium dashboard
+.PHONY: quickstart test check lab bench docs readme clean-venv chromium dashboard lock
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "wandering_light needs Python 3.11+"'
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.main-installed: pyproject.toml | $(BIN)/python
+$(VENV)/.main-installed: pyproject.toml $(CONSTRAINTS) | $(BIN)/python
 	$(PIP) "$(TORCH)" -e .
 	touch $@
 
-$(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
+$(VENV)/.dev-installed: pyproject.toml $(CONSTRAINTS) | $(BIN)/python
 	$(PIP) "$(TORCH)" -e ".[dev]"
 	touch $@ $(VENV)/.main-installed
 
@@ -60,3 +65,13 @@ readme: $(VENV)/.dev-installed
 
 clean-venv:
 	rm -rf $(VENV)
+
+# Resolve afresh (newest versions allowed by pyproject.toml, torch pinned) in a scratch venv; keep the result only if
+# the install worked. Run `make test` afterwards, and commit constraints.txt with the reason for the change.
+LOCKVENV = .lock-venv
+lock:
+	rm -rf $(LOCKVENV) && $(PYTHON) -m venv $(LOCKVENV)
+	$(LOCKVENV)/bin/python -m pip install --disable-pip-version-check -q "$(TORCH)" -e ".[dev]"
+	{ echo "# Exact versions of every dependency (with the dev tools): written by \`make lock\`, read by every install in the Makefile."; \
+	  $(LOCKVENV)/bin/python -m pip freeze --exclude-editable | grep -v '^-e ' | sed 's/^torch==\([0-9.]*\)+.*/torch==\1/'; } > $(CONSTRAINTS).new
+	mv $(CONSTRAINTS).new $(CONSTRAINTS) && rm -rf $(LOCKVENV)

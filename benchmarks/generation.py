@@ -10,7 +10,7 @@ also compared (1 = token-identical).
 
 The server part (skip it with --no-server) starts `wl serve SIZE` in a subprocess (the same named size: the same
 weights, built from the same seed) and sends the same prompts through the `openai` client, one request per prompt,
-sequentially; the baseline is the same work as direct calls in this process (`llm_utils.LocalBackend.complete`, one
+sequentially; the baseline is the same work as direct calls in this process (`backends.LocalBackend.complete`, one
 prompt per call). Figures: requests per second each way and their ratio (the cost of HTTP, JSON and the client), the
 same for one request holding all prompts (the completions API takes a list) against one direct batched call, and
 whether the server's greedy texts equal the direct ones (1 = identical).
@@ -77,7 +77,8 @@ def main(argv):
 def server_figures(a, model, tok, prompts) -> dict:
     "Requests per second through `wl serve` and the openai client, against direct calls in this process."
     import openai
-    from wandering_light.llm_utils import LocalBackend, ServerProcess
+    from wandering_light.backends import LocalBackend
+    from wandering_light.serve import ServerProcess
     direct = LocalBackend(model, tok, a.size, batch_size=a.batch_size)
     kw = dict(max_tokens=a.new_tokens, temperature=0.0, ignore_eos=True, logprobs=True)
     with ServerProcess([a.size, "--threads", a.threads, "--device", a.device, "--batch-size", a.batch_size]) as server:

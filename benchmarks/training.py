@@ -61,7 +61,8 @@ def main(argv):
     import torch
     torch.set_num_threads(a.threads)
     from wandering_light.tasks import create_data, read_tasks, write_tasks, DEFAULT_EVAL_SET
-    from wandering_light.training.sft import parse_args as sft_args, run_sft, RECIPES, _sample
+    from wandering_light.training.sft import parse_args as sft_args, run_sft, _sample
+    from wandering_light.training.core import load_recipe
     from wandering_light.training.rl_grpo import parse_args as grpo_args, run_grpo
     from wandering_light.evals.run_evaluation import run_evaluation
     from wandering_light.solver import get_solver_by_name
@@ -116,7 +117,7 @@ def main(argv):
         "ratio_to_upstream_best_84pct": round(u["grpo"]["success_rate"] / UPSTREAM_BEST, 3),
         "learning_curve_upstream480": curve,
         "sft": {"steps": s_res["steps"], "planned_steps": steps, "train_minutes": round(s_res["train_seconds"] / 60, 2),
-                "examples": s_res["steps"] * RECIPES["full"]["batch_size"], "stopped": s_res["stopped"]},
+                "examples": s_res["steps"] * load_recipe("sft_full")["per_device_train_batch_size"], "stopped": s_res["stopped"]},
         "grpo": {"steps": g_res["steps"], "train_minutes": round(g_res["train_seconds"] / 60, 2),
                  "mean_zero_spread_share": g_res["zero_spread_share"]},
         "cpu_training_minutes_total": round((s_res["train_seconds"] + g_res["train_seconds"]) / 60, 2),

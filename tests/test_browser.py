@@ -57,7 +57,7 @@ def runs(run_dir):
 @pytest.fixture(scope="module")
 def server(runs):
     "`wl dashboard --runs RUNS --port PORT`, a real subprocess; yields the page's address."
-    from wandering_light.widgets import free_port
+    from wandering_light.procs import free_port
     port = free_port()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(x for x in (str(ROOT), os.environ.get("PYTHONPATH")) if x)}
     proc = subprocess.Popen([sys.executable, "-c", "from wandering_light.cli import entry; entry()", "dashboard",
@@ -175,7 +175,7 @@ def test_tasks(page, run_dir):
 
 def test_traces(page, run_dir):
     from playwright.sync_api import expect
-    from wandering_light.widgets import render_block
+    from wandering_light.widgets.traces import render_block
     trace = json.loads((DATA / "agent_traces_sample.jsonl").read_text().splitlines()[0])
     blocks = trace["blocks"]
     tab(page, "Traces")

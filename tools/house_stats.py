@@ -32,7 +32,7 @@ def package_defs():
                 if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                     name = prefix + n.name
                     pub = public and not n.name.startswith("_")
-                    if any(getattr(d, "id", None) == "tool" for d in getattr(n, "decorator_list", [])):
+                    if any(getattr(getattr(d, "func", d), "id", None) == "tool" for d in getattr(n, "decorator_list", [])):
                         kind = "tool"   # a library tool: its name and types document it, and its docstring would
                         yield mod, name, kind, n.end_lineno - n.lineno + 1, True, pub   # change the basis digest
                         continue

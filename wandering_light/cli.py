@@ -8,40 +8,48 @@ Docs: https://wandering-light.github.io/wandering_light/cli.html.md"""
 from __future__ import annotations
 import argparse, importlib, sys, time
 from pathlib import Path
-from .utils import UserError, cli_main
+from dataclasses import asdict, dataclass, field
+from .procs import LocalServer, free_port
+from .tasks import DEFAULT_EVAL_SET
+from .utils import UserError, cli_main, parse_config
 
 # %% auto #0
-__all__ = ['COMMANDS', 'usage', 'main', 'entry', 'quickstart_main']
+__all__ = ['COMMANDS', 'usage', 'main', 'entry', 'quickstart_main', 'DashboardConfig', 'dashboard_main', 'AgentArgs',
+           'agent_main']
 
-# %% ../nbs/40_cli.ipynb #46eec15d
+# %% ../nbs/40_cli.ipynb #771be2be
 COMMANDS: dict[str, tuple[str, str]] = {
     "quickstart": ("wandering_light.cli:quickstart_main", "the main job: certified data, SFT, GRPO, evaluation against BFS and random, a report"),
     "data": ("wandering_light.tasks:data_main", "generate certified task data"),
     "verify": ("wandering_light.tasks:verify_main", "re-certify a task file: report labels that are not shortest"),
     "eval": ("wandering_light.evals.run_evaluation:main", "evaluate solvers on a task file"),
-    "serve": ("wandering_light.llm_utils:serve_main", "an OpenAI-compatible HTTP server for a local checkpoint"),
+    "serve": ("wandering_light.serve:serve_main", "an OpenAI-compatible HTTP server for a local checkpoint"),
     "synthesize": ("wandering_light.synthesize:main", "grow the library with LLM-proposed, sandbox-validated tools"),
     "sft": ("wandering_light.training.sft:main", "supervised fine-tuning (TRL SFTTrainer)"),
     "grpo": ("wandering_light.training.rl_grpo:main", "reinforcement learning with GRPO (TRL GRPOTrainer)"),
     "merge-lora": ("wandering_light.training.lora:merge_main", "merge a LoRA adapter into a standalone checkpoint"),
     "selfplay": ("wandering_light.training.selfplay:main", "alternate proposer and solver GRPO rounds"),
     "evaluate-proposer": ("wandering_light.evals.evaluate_proposer:main", "measure a proposer against a solver"),
-    "agent": ("wandering_light.agent.loop:main", "run the agent loop on tasks and write traces"),
-    "dashboard": ("wandering_light.widgets:dashboard_main", "serve the dashboard and explorers with Voila"),
+    "agent": ("wandering_light.cli:agent_main", "run the agent loop on tasks and write traces"),
+    "dashboard": ("wandering_light.cli:dashboard_main", "serve the dashboard and explorers with Voila"),
 }
 
+# %% ../nbs/40_cli.ipynb #f42f429a
 def _available(cmd: str) -> bool:
     import importlib.util
     mod = COMMANDS[cmd][0].split(":")[0]
     try: return importlib.util.find_spec(mod) is not None
     except ModuleNotFoundError: return False
 
+# %% ../nbs/40_cli.ipynb #520176d9
 def usage() -> str:
+    "The text of `wl --help`: the commands that can run here."
     cmds = [c for c in COMMANDS if _available(c)]
     w = max(map(len, cmds))
     return "usage: wl COMMAND [ARGS...]\n\ncommands:\n" + "\n".join(f"  {k:<{w}}  {COMMANDS[k][1]}" for k in cmds) + \
            "\n\n`wl COMMAND --help` describes each command."
 
+# %% ../nbs/40_cli.ipynb #794db6a3
 def main(argv: list[str] | None = None) -> int:
     "Dispatch `wl COMMAND ARGS...`."
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -53,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     mod, fn = COMMANDS[cmd][0].split(":")
     return getattr(importlib.import_module(mod), fn)(rest) or 0
 
+# %% ../nbs/40_cli.ipynb #9279cb63
 def entry():
     "The console script."
     sys.exit(cli_main(main))
@@ -60,21 +69,205 @@ def entry():
 # %% ../nbs/40_cli.ipynb #3229707e
 def quickstart_main(argv: list[str] | None = None) -> int:
     "The main job: certified data, SFT from scratch, GRPO, evaluation against BFS and random search, a report."
-    p = argparse.ArgumentParser(prog="wl quickstart", description=quickstart_main.__doc__)
-    p.add_argument("--run-dir", default=None, help="run directory (default runs/quickstart, or runs/quickstart-smoke)")
-    p.add_argument("--smoke", "--tour", action="store_true", help="the same pipeline at toy size (tens of seconds)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--threads", type=int, default=1, help="torch CPU threads (0: torch's default)")
-    p.add_argument("--quiet", action="store_true", help="no progress bars")
-    args = p.parse_args(argv)
-    if args.threads < 0: raise UserError("--threads must be 0 or more")
-    from wandering_light.training.main_job import run_main_job
-    profile = "smoke" if args.smoke else "quickstart"
-    run_dir = args.run_dir or ("runs/quickstart-smoke" if args.smoke else "runs/quickstart")
+    from wandering_light.utils import parse_config
+    from wandering_light.training.core import with_recipe
+    from wandering_light.training.main_job import MainJobConfig, run_job
+    cfg = parse_config(MainJobConfig, with_recipe(argv, {"--smoke": "smoke", "--tour": "smoke"}), prog="wl quickstart",
+                       description=quickstart_main.__doc__ + " `--smoke` (or `--tour`): the same pipeline at toy size "
+                       "(tens of seconds), the packaged smoke profile; `--config FILE`: any other profile.")
+    run_dir = cfg.run_dir or ("runs/quickstart-smoke" if cfg.profile == "smoke" else "runs/quickstart")
     t0 = time.perf_counter()
-    h = run_main_job(run_dir, profile, args.seed, args.threads or None, args.quiet)
-    print(f"\nThe main job ({profile}) in {run_dir}, {time.perf_counter() - t0:.0f} s this session:")
+    h = run_job(cfg, run_dir)
+    print(f"\nThe main job ({cfg.profile}) in {run_dir}, {time.perf_counter() - t0:.0f} s this session:")
     for k, v in h.items():
         print(f"  {k:32} {v:+.1f}" if k.endswith("points") else f"  {k:32} {v:.1%}")
     print(f"report: {Path(run_dir) / 'report.md'}")
+    return 0
+
+# %% ../nbs/40_cli.ipynb #4f2621f7
+@dataclass
+class DashboardConfig:
+    "Options of `wl dashboard`."
+    runs: str | None = field(default=None, metadata={"help": "folder of run directories, searched for evaluation runs, "
+                             "agent traces and GRPO logs (not given: ./runs, if it exists)"})
+    tasks: str = field(default=DEFAULT_EVAL_SET, metadata={"help": "task file or packaged task set"})
+    traces: str | None = field(default=None, metadata={"help": "agent traces: a traces.jsonl file or a run directory"})
+    grpo: str | None = field(default=None, metadata={"help": "a GRPO completion log: completions.jsonl or a GRPO run directory"})
+    port: int = field(default=0, metadata={"help": "port on 127.0.0.1 (0: a free one)"})
+    timeout: float = field(default=120, metadata={"help": "seconds to wait for the server to answer"})
+
+    def validate(self):
+        "A runs folder that exists, a port number."
+        if self.runs is not None and not Path(self.runs).is_dir(): raise UserError(f"{self.runs}: no such folder")
+        if not 0 <= self.port < 65536: raise UserError(f"--port {self.port}: not a port number")
+
+# %% ../nbs/40_cli.ipynb #53f76199
+def _serve(cmd: list[str], cwd: str, url: str, runs: str, timeout: float) -> int:
+    "Run the server `cmd` until it exits or Ctrl-C (or SIGTERM) stops it; print `url` once it answers."
+    import signal, threading
+    def interrupt(signum, frame): raise KeyboardInterrupt          # SIGTERM stops the server as Ctrl-C does
+    old = signal.signal(signal.SIGTERM, interrupt) if threading.current_thread() is threading.main_thread() else None
+    try: out = sys.stderr.fileno()                                 # the server's log goes to our stderr
+    except (AttributeError, OSError, ValueError): out = None
+    try:
+        with LocalServer(cmd, cwd=cwd, stdout=out, grace=15) as srv:
+            if not srv.wait_http(url, timeout):
+                raise UserError(f"the Voila server did not start (exit status {srv.proc.poll()}); see its log above")
+            print(f"wl dashboard: serving {url} (runs: {runs}); Ctrl-C stops it", flush=True)
+            return srv.proc.wait()
+    except KeyboardInterrupt: return 0
+    finally:
+        if old is not None: signal.signal(signal.SIGTERM, old)
+
+# %% ../nbs/40_cli.ipynb #710d00d4
+def dashboard_main(argv: list[str] | None = None) -> int:
+    "wl dashboard: serve the dashboard and explorers with Voila on 127.0.0.1."
+    import importlib.util, json, os, socket, tempfile
+    from wandering_light.tasks import read_tasks
+    from wandering_light.widgets.app import app_notebook
+    from wandering_light.widgets.rewards import load_completions
+    from wandering_light.widgets.traces import load_traces
+    a = parse_config(DashboardConfig, argv, prog="wl dashboard", description="Serve the run dashboard, the task explorer, "
+                     "the trace stepper and the reward explorer as a web page (Voila, on 127.0.0.1).")
+    if importlib.util.find_spec("voila") is None:
+        raise UserError("voila is not installed: pip install voila (it is in the project's dev extras)")
+    runs = a.runs or "runs"
+    read_tasks(a.tasks)                                                # a malformed task file fails here, clearly
+    if a.traces is not None and not load_traces(a.traces): raise UserError(f"{a.traces}: no agent traces")
+    if a.grpo is not None: load_completions(a.grpo)
+    port = a.port or free_port()
+    try:
+        with socket.socket() as s: s.bind(("127.0.0.1", port))
+    except OSError: raise UserError(f"port {port} on 127.0.0.1 is in use; choose another with --port") from None
+    with tempfile.TemporaryDirectory(prefix="wl-dashboard-") as tmp:
+        nb = Path(tmp) / "wandering_light.ipynb"
+        nb.write_text(json.dumps(app_notebook(os.getcwd(), runs, a.tasks, a.traces, a.grpo), indent=1))
+        cmd = [sys.executable, "-m", "voila", str(nb), f"--port={port}", "--Voila.ip=127.0.0.1", "--no-browser",
+               "--Voila.port_retries=0", "--VoilaConfiguration.show_tracebacks=True"]
+        return _serve(cmd, tmp, f"http://127.0.0.1:{port}/", runs, a.timeout)
+
+# %% ../nbs/40_cli.ipynb #8a04f941
+@dataclass
+class AgentArgs:
+    "Options of `wl agent` (see `agent_main`)."
+    out: str = field(metadata={"help": "the run directory"})
+    tasks: str | None = field(default=None, metadata={"help": "a certified task record file (JSON lines, .gz allowed) "
+                              "or a packaged set's name"})
+    generate: int | None = field(default=None, metadata={"help": "generate N tasks by random walks relabelled with BFS"})
+    limit: int | None = field(default=None, metadata={"help": "only the first LIMIT tasks"})
+    policy: str | None = field(default=None, metadata={"help": "who writes the blocks (default: expert; model with --model)",
+                               "choices": ["expert", "model", "random"]})
+    scorer: str | None = field(default=None, metadata={"help": "who scores candidates (default: lint; logit with --model)",
+                               "choices": ["execution", "lint", "logit", "none"]})
+    model: str | None = field(default=None, metadata={"help": "a language model as the policy and/or the logit scorer: a "
+                              "checkpoint directory, or with --base-url the name of a served model"})
+    base_url: str | None = field(default=None, metadata={"help": "an OpenAI-compatible server (e.g. wl serve) that serves --model"})
+    temperature: float = field(default=1.0, metadata={"help": "the model's sampling temperature for candidates"})
+    budget: int = field(default=4, metadata={"help": "ticks per task"})
+    max_retries: int = field(default=2, metadata={"help": "retries within a tick after a failure"})
+    n: int = field(default=1, metadata={"help": "candidates per action and expectation block"})
+    max_n: int = field(default=4, metadata={"help": "escalation cap"})
+    threshold: float = field(default=0.5, metadata={"help": "escalate when the best candidate's confidence is below this"})
+    heldout: int = field(default=8, metadata={"help": "held-out examples per task"})
+    slip_prob: float = field(default=0.2, metadata={"help": "the expert's probability of slipping first"})
+    lengths: str = field(default="1,3", metadata={"help": "walk lengths of generated tasks, MIN,MAX"})
+    seed: int = field(default=0, metadata={"help": "seed of task generation, held-out examples and policies"})
+    quiet: bool = field(default=False, metadata={"help": "no progress bar"})
+
+    def validate(self):
+        "One task source, counts in range, `--model` exactly where a model is asked for, MIN,MAX lengths."
+        if (self.tasks is None) == (self.generate is None): raise UserError("give one of --tasks FILE and --generate N")
+        if self.budget < 1 or self.n < 1 or self.max_n < self.n or self.max_retries < 0 or self.heldout < 0:
+            raise UserError("--budget and --n must be at least 1, --max-n at least --n, --max-retries and --heldout at least 0")
+        if not 0 <= self.slip_prob <= 1: raise UserError("--slip-prob must lie in [0, 1]")
+        self.policy = self.policy or ("model" if self.model else "expert")
+        self.scorer = self.scorer or ("logit" if self.model else "lint")
+        if "model" in (self.policy, self.scorer) or "logit" in (self.policy, self.scorer):
+            if not self.model: raise UserError("--policy model and --scorer logit need --model")
+        elif self.model or self.base_url: raise UserError("--model and --base-url are for --policy model or --scorer logit")
+        if self.base_url and not self.model: raise UserError("--base-url needs --model (the name of the served model)")
+        if self.limit is not None and self.limit < 1: raise UserError("--limit must be at least 1")
+        self.walk_lengths()
+
+    def walk_lengths(self) -> tuple[int, int]:
+        "`--lengths` as `(MIN, MAX)`; `UserError` unless 1 <= MIN <= MAX."
+        try:
+            lengths = tuple(int(x) for x in self.lengths.split(","))
+            if len(lengths) != 2 or not 1 <= lengths[0] <= lengths[1]: raise ValueError
+        except ValueError: raise UserError(f"--lengths takes MIN,MAX with 1 <= MIN <= MAX, not {self.lengths!r}") from None
+        return lengths
+
+# %% ../nbs/40_cli.ipynb #5cfc758c
+def _agent_loop(a: AgentArgs, functions):
+    "The agent loop the options ask for (a model as policy and/or scorer with `--model`)."
+    from wandering_light.agent.policies import make_policy, make_scorer
+    from wandering_light.agent.loop import AgentLoop, AgentConfig
+    model_policy = model_scorer = None
+    if a.model:
+        from wandering_light.agent.models import model_agent
+        model_policy, model_scorer = model_agent(a.model, base_url=a.base_url, temperature=a.temperature)
+    policy = model_policy if a.policy == "model" else make_policy(
+        a.policy, functions, **({"slip_prob": a.slip_prob} if a.policy == "expert" else {}))
+    scorer = model_scorer if a.scorer == "logit" else make_scorer(a.scorer)
+    return AgentLoop(policy, scorer, functions, AgentConfig(a.budget, a.max_retries, a.n, a.max_n, a.threshold, a.heldout, a.seed))
+
+# %% ../nbs/40_cli.ipynb #8c543686
+def _agent_run_tasks(loop, tasks, run, quiet: bool):
+    "Run the tasks the run directory has not logged yet, appending each trace as it finishes."
+    from tqdm.auto import tqdm
+    from wandering_light.llm_utils import BackendError
+    from wandering_light.utils import append_jsonl
+    todo = [(i, t) for i, t in enumerate(tasks) if not run.logged(f"task-{i}")]
+    bar, prior = tqdm(todo, desc="agent", unit="task", disable=quiet), run.events("task")
+    n_done, n_solved = len(prior), sum(bool(e.get("solved")) for e in prior)
+    for i, task in bar:
+        try: tr = loop.run(task)
+        except BackendError as e:
+            raise UserError(f"the model backend failed on task {i} ({e.kind}): {e}; the {n_done} finished task(s) are "
+                            f"kept, run again to resume") from None
+        tr.meta["task_index"] = i
+        append_jsonl(run.results / "traces.jsonl", tr.to_json())
+        r = tr.result
+        run.log("task", key=f"task-{i}", id=task.id, solved=r["solved"], ticks=r["ticks"], errors=r["errors"],
+                backtracks=r["backtracks"], retries=r["retries"], stop_reason=r["stop_reason"])
+        n_done, n_solved = n_done + 1, n_solved + r["solved"]
+        bar.set_postfix(solved=f"{n_solved}/{n_done}")
+
+# %% ../nbs/40_cli.ipynb #61782bb3
+def _agent_report(a: AgentArgs, summary: dict, counts: dict, cal: dict) -> str:
+    "The run's report.md."
+    lines = [f"# Agent run", "", f"policy `{a.policy}`, scorer `{a.scorer}`, budget {a.budget} ticks, n={a.n} "
+             f"(escalating to {a.max_n}), {a.heldout} held-out examples per task, seed {a.seed}.", "",
+             "| figure | value |", "| --- | --- |"] + [f"| {k} | {v} |" for k, v in summary.items()] + [
+             "", "## Exports", ""] + [f"- `results/{k}.jsonl`: {v} rows" for k, v in counts.items()] + [
+             "", "## Scorer calibration on grounded labels", "", "| question | labels | yes | scored | ECE | AUROC | Brier |",
+             "| --- | --- | --- | --- | --- | --- | --- |"] + [
+             f"| {q} | {c['n']} | {c['yes']} | {c['scored']} | {c['ece']} | {c['auroc']} | {c['brier']} |" for q, c in cal.items()]
+    return "\n".join(lines) + "\n"
+
+# %% ../nbs/40_cli.ipynb #08a7c4d3
+def agent_main(argv: list[str] | None = None) -> int:
+    "Run the agent loop on tasks and write traces and training exports into a run directory."
+    import json
+    from wandering_light.utils import RunDir
+    from wandering_light.calibration import calibration
+    from wandering_light.agent.views import read_agent_tasks, generate_tasks, _default_functions
+    from wandering_light.agent.exports import write_exports, summarize, grounded_labels, _load_traces
+    a = parse_config(AgentArgs, argv, prog="wl agent", description=agent_main.__doc__)
+    functions = _default_functions()
+    config = {k: v for k, v in asdict(a).items() if k not in ("out", "quiet")}
+    if a.tasks is not None:
+        from wandering_light.tasks import resolve_task_file
+        a.tasks = str(resolve_task_file(a.tasks))          # a path, or the file of a packaged set; UserError if neither
+    config["tasks"] = str(Path(a.tasks).resolve()) if a.tasks else None
+    tasks = read_agent_tasks(a.tasks, functions) if a.tasks else generate_tasks(a.generate, a.seed, a.walk_lengths(), functions)
+    if a.limit: tasks = tasks[: a.limit]
+    if not tasks: raise UserError("no tasks to run")
+    run = RunDir(a.out, config)
+    _agent_run_tasks(_agent_loop(a, functions), tasks, run, a.quiet)
+    traces = _load_traces(run.results / "traces.jsonl")
+    counts, summary = write_exports(traces, run.results), summarize(traces)
+    run.log("summary", **summary, exports=counts)
+    run.write_report(_agent_report(a, summary, counts, calibration(grounded_labels(traces))))
+    print(json.dumps({"run_dir": str(run.path), **summary, "exports": counts}))
     return 0

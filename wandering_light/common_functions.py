@@ -28,7 +28,7 @@ __all__ = ['WL_CORE_V1_NAMES', 'WL_CORE_V1', 'basic_fns', 'builtin_sets', 'inc',
            'tuple_to_index_dict', 'dict_freeze', 'dict_has_duplicate_values', 'dict_flip', 'bytes_reverse',
            'bytes_is_ascii', 'complex_conjugate', 'complex_phase', 'range_max', 'set_hash']
 
-# %% ../nbs/02_common_functions.ipynb #8f195803
+# %% ../nbs/02_common_functions.ipynb #731a16bc
 @tool
 def inc(x: int) -> int: return x + 1
 @tool
@@ -41,6 +41,8 @@ def half(x: int) -> int: return x // 2
 def square(x: int) -> int: return x * x
 @tool
 def mod2(x: int) -> int: return x % 2
+
+# %% ../nbs/02_common_functions.ipynb #34896e2e
 @tool
 def neg(x: int) -> int: return -x
 @tool(name="abs")
@@ -53,6 +55,8 @@ def identity_int(x: int) -> int: return x
 def is_even(x: int) -> bool: return x % 2 == 0
 @tool
 def is_odd(x: int) -> bool: return x % 2 == 1
+
+# %% ../nbs/02_common_functions.ipynb #b286bc8e
 @tool
 def int_to_bool(x: int) -> bool: return x != 0
 @tool
@@ -65,6 +69,8 @@ def is_negative(x: int) -> bool: return x < 0
 def int_to_float(x: int) -> float: return float(x)
 @tool
 def int_bit_length(x: int) -> int: return x.bit_length()
+
+# %% ../nbs/02_common_functions.ipynb #e6be6c39
 @tool
 def int_popcount(x: int) -> int: return x.bit_count()
 @tool
@@ -72,7 +78,7 @@ def int_is_power_of_two(x: int) -> bool: return x > 0 and x & (x - 1) == 0
 @tool
 def int_clip_0_100(x: int) -> int: return min(max(x, 0), 100)
 
-# %% ../nbs/02_common_functions.ipynb #7a5c93c1
+# %% ../nbs/02_common_functions.ipynb #922ccb17
 @tool
 def f_reciprocal(x: float) -> float: return math.inf if x == 0 else 1.0 / x
 @tool
@@ -85,6 +91,8 @@ def f_trunc(x: float) -> int: return int(x)
 def f_round(x: float) -> int: return round(x)
 @tool
 def f_mod1(x: float) -> float: return x % 1.0
+
+# %% ../nbs/02_common_functions.ipynb #4bab7ac5
 @tool
 def f_abs(x: float) -> float: return abs(x)
 @tool
@@ -97,6 +105,8 @@ def f_square(x: float) -> float: return x * x
 def float_to_str(x: float) -> str: return str(x)
 @tool
 def f_log10(x: float) -> float: return math.log10(x) if x > 0 else 0.0
+
+# %% ../nbs/02_common_functions.ipynb #1807e44e
 @tool
 def f_exp(x: float) -> float: return math.exp(x)
 @tool
@@ -106,7 +116,7 @@ def f_is_integer(x: float) -> bool: return x.is_integer()
 @tool
 def f_frac_percent(x: float) -> int: return int((x - int(x)) * 100)
 
-# %% ../nbs/02_common_functions.ipynb #74d4c2cc
+# %% ../nbs/02_common_functions.ipynb #1ba55768
 @tool
 def upper(x: str) -> str: return x.upper()
 @tool
@@ -119,6 +129,8 @@ def title(x: str) -> str: return x.title()
 def strip(x: str) -> str: return x.strip()
 @tool
 def swapcase(x: str) -> str: return x.swapcase()
+
+# %% ../nbs/02_common_functions.ipynb #e8eda929
 @tool
 def reverse(x: str) -> str: return x[::-1]
 @tool
@@ -131,6 +143,8 @@ def length(x: str) -> int: return len(x)
 def is_digit(x: str) -> bool: return x.isdigit()
 @tool
 def is_alpha(x: str) -> bool: return x.isalpha()
+
+# %% ../nbs/02_common_functions.ipynb #6be425c3
 @tool
 def count_a(x: str) -> int: return x.count("a")
 @tool
@@ -143,6 +157,8 @@ def contains_space(x: str) -> bool: return " " in x
 def is_lower(x: str) -> bool: return x.islower()
 @tool
 def is_upper(x: str) -> bool: return x.isupper()
+
+# %% ../nbs/02_common_functions.ipynb #d6d78ba6
 @tool
 def is_space(x: str) -> bool: return x.isspace()
 @tool
@@ -153,6 +169,8 @@ def is_numeric(x: str) -> bool: return x.isnumeric()
 def first_char(x: str) -> str: return x[:1]
 @tool
 def last_char(x: str) -> str: return x[-1:]
+
+# %% ../nbs/02_common_functions.ipynb #23752002
 @tool
 def str_is_palindrome(x: str) -> bool:
     s = x.lower()
@@ -165,12 +183,14 @@ def str_remove_digits(x: str) -> str: return "".join(c for c in x if not c.isdig
 def str_reverse_words(x: str) -> str: return " ".join(reversed(x.split()))
 @tool
 def str_to_list(x: str) -> list: return list(x)
+
+# %% ../nbs/02_common_functions.ipynb #724c6006
 @tool
 def str_hash(x: str) -> int:
     "A stable 64-bit hash: the first 8 bytes of the SHA-256 of the UTF-8 text, as a signed big-endian integer."
     return int.from_bytes(hashlib.sha256(x.encode()).digest()[:8], "big", signed=True)
 
-# %% ../nbs/02_common_functions.ipynb #f74d60d1
+# %% ../nbs/02_common_functions.ipynb #ceaab5c0
 @tool
 def bool_not(x: bool) -> bool: return not x
 @tool
@@ -182,9 +202,8 @@ def bool_identity(x: bool) -> bool: return x
 @tool
 def bool_to_float(x: bool) -> float: return 1.0 if x else 0.0
 
-# %% ../nbs/02_common_functions.ipynb #fe9a0993
+# %% ../nbs/02_common_functions.ipynb #c96b8db4
 def _all_numbers(x) -> bool: return bool(x) and all(isinstance(v, (int, float)) for v in x)
-
 @tool
 def list_length(x: list) -> int: return len(x)
 @tool
@@ -195,6 +214,8 @@ def list_sorted(x: list) -> list: return sorted(x)
 def list_unique(x: list) -> list: return list(dict.fromkeys(x))
 @tool
 def list_sum(x: list) -> int: return sum(x) if _all_numbers(x) else 0
+
+# %% ../nbs/02_common_functions.ipynb #4f50f963
 @tool
 def list_is_empty(x: list) -> bool: return not x
 @tool
@@ -207,15 +228,15 @@ def tuple_to_list(x: tuple) -> list: return list(x)
 def tuple_is_empty(x: tuple) -> bool: return not x
 @tool
 def set_size(x: set) -> int: return len(x)
+
+# %% ../nbs/02_common_functions.ipynb #dbe25476
 @tool
 def set_is_empty(x: set) -> bool: return not x
-
 def _stable_order(v): return (type(v).__module__, type(v).__qualname__, repr(v))
-
 @tool
 def set_to_list(x: set) -> list: return sorted(x, key=_stable_order)
 
-# %% ../nbs/02_common_functions.ipynb #d47040cf
+# %% ../nbs/02_common_functions.ipynb #89c367fb
 @tool
 def dict_keys(x: dict) -> list: return list(x)
 @tool
@@ -228,6 +249,8 @@ def dict_length(x: dict) -> int: return len(x)
 def dict_is_empty(x: dict) -> bool: return not x
 @tool
 def dict_keyset(x: dict) -> set: return set(x)
+
+# %% ../nbs/02_common_functions.ipynb #03d7c954
 @tool
 def bytes_length(x: bytes) -> int: return len(x)
 @tool
@@ -240,6 +263,8 @@ def bytes_is_empty(x: bytes) -> bool: return not x
 def bytearray_length(x: bytearray) -> int: return len(x)
 @tool
 def bytearray_to_bytes(x: bytearray) -> bytes: return bytes(x)
+
+# %% ../nbs/02_common_functions.ipynb #37981473
 @tool
 def bytearray_reverse(x: bytearray) -> bytearray: return x[::-1]
 @tool
@@ -252,10 +277,12 @@ def complex_abs(x: complex) -> float: return abs(x)
 def range_length(x: range) -> int: return len(x)
 @tool
 def range_list(x: range) -> list: return list(x)
+
+# %% ../nbs/02_common_functions.ipynb #43fbee67
 @tool
 def range_sum(x: range) -> int: return sum(x)
 
-# %% ../nbs/02_common_functions.ipynb #2a73fc6c
+# %% ../nbs/02_common_functions.ipynb #4ef405dd
 @tool
 def list_max(x: list) -> int: return max(x) if _all_numbers(x) else 0
 @tool
@@ -268,6 +295,8 @@ def list_median(x: list) -> float: return float(statistics.median(x)) if x else 
 def tuple_count_none(x: tuple) -> int: return x.count(None)
 @tool
 def tuple_to_index_dict(x: tuple) -> dict: return dict(enumerate(x))
+
+# %% ../nbs/02_common_functions.ipynb #54686c03
 @tool
 def dict_freeze(x: dict) -> tuple: return tuple(sorted(x.items()))
 @tool
@@ -280,6 +309,8 @@ def bytes_reverse(x: bytes) -> bytes: return x[::-1]
 def bytes_is_ascii(x: bytes) -> bool: return x.isascii()
 @tool
 def complex_conjugate(x: complex) -> complex: return x.conjugate()
+
+# %% ../nbs/02_common_functions.ipynb #53f7c13e
 @tool
 def complex_phase(x: complex) -> float: return math.atan2(x.imag, x.real)
 @tool
@@ -291,7 +322,7 @@ def set_hash(x: set) -> int:
     "A stable 64-bit hash of a set: SHA-256 of the `repr` of its items in `set_to_list` order."
     return int.from_bytes(hashlib.sha256(repr(sorted(x, key=_stable_order)).encode()).digest()[:8], "big", signed=True)
 
-# %% ../nbs/02_common_functions.ipynb #e6188d35
+# %% ../nbs/02_common_functions.ipynb #943c6098
 WL_CORE_V1_NAMES = """inc dec double half square mod2 neg abs sign f_reciprocal f_abs_sqrt f_fraction f_trunc f_round f_mod1
 upper lower capitalize title strip swapcase reverse repeat duplicate length is_digit is_alpha count_a startswith_a
 endswith_z contains_space bool_not bool_to_int bool_to_str identity_int is_even is_odd int_to_bool int_to_str f_abs
@@ -305,12 +336,14 @@ str_is_palindrome str_count_vowels str_remove_digits str_reverse_words str_to_li
 list_median tuple_count_none tuple_to_index_dict dict_freeze dict_has_duplicate_values dict_flip bytes_reverse
 bytes_is_ascii complex_conjugate complex_phase range_max set_hash""".split()
 
+# %% ../nbs/02_common_functions.ipynb #a78a4ed8
 def _collect():
     from wandering_light.function_def import FunctionDef
     found = {v.name: v for v in globals().values() if isinstance(v, FunctionDef)}
     return FunctionDefSet([found[n] for n in WL_CORE_V1_NAMES], name="wl-core-v1",
                           description="The 118-tool core palette, behaviour-compatible with the upstream wl-core-v1 basis.")
 
+# %% ../nbs/02_common_functions.ipynb #e77f4d61
 WL_CORE_V1 = _collect()
 basic_fns = WL_CORE_V1
 builtin_sets = [WL_CORE_V1]

@@ -6,9 +6,11 @@ Docs: https://wandering-light.github.io/wandering_light/executor.html.md"""
 
 # %% ../nbs/03_executor.ipynb #336908a5
 from __future__ import annotations
-import ast, json, math, os, select, signal, subprocess, sys, threading, time, atexit
+import ast, atexit, inspect, json, math, os, select, signal, subprocess, sys, textwrap, threading, time
+from itertools import chain
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Sequence
+from fastcore.basics import patch
 from .typed_list import TypedList, to_json_value, from_json_value, short_type_name
 from .function_def import FunctionDef, FunctionDefList, FunctionDefSet, PipelineTypeError
 
@@ -16,7 +18,7 @@ from .function_def import FunctionDef, FunctionDefList, FunctionDefSet, Pipeline
 __all__ = ['ERROR_KINDS', 'Limits', 'ExecutionError', 'oversize', 'UnsafeCodeError', 'check_code', 'sandbox_worker_main',
            'Sandbox', 'default_sandbox', 'make_applier', 'ExecResult', 'Executor']
 
-# %% ../nbs/03_executor.ipynb #aedff769
+# %% ../nbs/03_executor.ipynb #72f82d46
 @dataclass(frozen=True)
 class Limits:
     "Caps on values and on untrusted code."
@@ -27,18 +29,19 @@ class Limits:
     memory_mb: int = 512           # untrusted code: address space of the worker process
     max_output_bytes: int = 1_000_000  # untrusted code: JSON size of one batch of results
 
+# %% ../nbs/03_executor.ipynb #973033c3
 class ExecutionError(Exception):
     "A failed application; `kind` is one of `ERROR_KINDS`."
     def __init__(self, kind: str, message: str, step: int | None = None):
         super().__init__(message); self.kind, self.message, self.step = kind, message, step
-
 ERROR_KINDS = ("type_mismatch", "unknown_function", "exception", "bad_output_type", "oversize",
                "unsafe_code", "timeout", "memory", "sandbox")
 
-# %% ../nbs/03_executor.ipynb #ec30b524
+# %% ../nbs/03_executor.ipynb #f9c91b18
 _SEQ = (str, bytes, bytearray)
 _CONTAINERS = (list, tuple, set, frozenset, dict)
 
+# %% ../nbs/03_executor.ipynb #d4965771
 def _nested_size(v, budget: int) -> int:
     "Items plus characters in `v`, counting stops soon after `budget` is passed."
     size, stack = 0, [v]
@@ -51,6 +54,7 @@ def _nested_size(v, budget: int) -> int:
         if size > budget: break
     return size
 
+# %% ../nbs/03_executor.ipynb #b7077c81
 def oversize(v, limits: Limits) -> str | None:
     "Why `v` is too large under `limits`, or None."
     t = type(v)
@@ -69,12 +73,12 @@ def oversize(v, limits: Limits) -> str | None:
     if t is complex or t is float or t is bool or v is None: return None
     return None
 
-# %% ../nbs/03_executor.ipynb #ccabd38b
-from itertools import chain
+# %% ../nbs/03_executor.ipynb #7eeb52f4
 _FLAT = frozenset({int, float, bool, complex, type(None)})
 _STRS = frozenset({str, bytes})
 _FLAT_STR = _FLAT | _STRS
 
+# %% ../nbs/03_executor.ipynb #e4c63d07
 def _containers_ok(out: list, lim: Limits) -> bool:
     "Fast check that every container in the batch `out` is within `lim` (False means: look closer, item by item)."
     if max(map(len, out)) > lim.max_len: return False
@@ -86,10 +90,11 @@ def _containers_ok(out: list, lim: Limits) -> bool:
     if ts <= _FLAT_STR: return len(els) + sum(len(e) for e in els if type(e) in _STRS) <= lim.max_size
     return all(_nested_size(r, lim.max_size) <= lim.max_size for r in out)
 
-# %% ../nbs/03_executor.ipynb #ec8879d8
+# %% ../nbs/03_executor.ipynb #6cad7f24
 class UnsafeCodeError(ValueError):
     "Untrusted code uses a construct outside the allowed subset."
 
+# %% ../nbs/03_executor.ipynb #31cfb002
 _ALLOWED_NODES = {getattr(ast, n) for n in """Module FunctionDef arguments arg Return Assign AugAssign AnnAssign If For
 While Break Continue Pass Expr BoolOp And Or BinOp Add Sub Mult Div FloorDiv Mod Pow LShift RShift BitOr BitXor BitAnd
 MatMult UnaryOp Invert Not UAdd USub Compare Eq NotEq Lt LtE Gt GtE Is IsNot In NotIn IfExp Call keyword Name Load Store
@@ -100,6 +105,7 @@ breakpoint help memoryview type object super classmethod staticmethod property d
 _DENIED_ATTRS = frozenset("""format format_map mro gi_frame gi_code gi_yieldfrom f_globals f_locals f_back f_builtins
 f_code cr_frame cr_code cr_await ag_frame ag_code tb_frame tb_next co_code func_globals""".split())
 
+# %% ../nbs/03_executor.ipynb #1737ec78
 def _wrap_source(code: str, name: str) -> tuple[str, int]:
     "Normalise tool code to the source of one `def name(x): ...`, and the line offset this adds."
     try: tree = ast.parse(code)
@@ -113,6 +119,7 @@ def _wrap_source(code: str, name: str) -> tuple[str, int]:
     if len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr): code = f"return ({code.strip()})"
     return f"def {name}(x):\n" + "\n".join("    " + l for l in code.splitlines()), 1
 
+# %% ../nbs/03_executor.ipynb #4854a47b
 def check_code(code: str, name: str = "f") -> str:
     "Check untrusted tool code against the allowed subset; return the normalised source of `def name(x)`."
     if not isinstance(code, str): raise UnsafeCodeError(f"{name}: code must be text")
@@ -131,7 +138,7 @@ def check_code(code: str, name: str = "f") -> str:
             raise UnsafeCodeError(f"{name}: decorators are not allowed in tool code{where}")
     return src
 
-# %% ../nbs/03_executor.ipynb #d8ea6732
+# %% ../nbs/03_executor.ipynb #ec529dd6
 def _sandbox_namespace() -> dict:
     import builtins, hashlib, statistics
     from types import SimpleNamespace
@@ -145,6 +152,7 @@ def _sandbox_namespace() -> dict:
     ns["hashlib"] = SimpleNamespace(**{n: getattr(hashlib, n) for n in ("sha256", "md5", "sha1", "blake2b")})
     return ns
 
+# %% ../nbs/03_executor.ipynb #1be17936
 def sandbox_worker_main(memory_mb: int, max_output_bytes: int):
     "Entry point of the worker process (runs in a fresh interpreter): limits itself, then serves requests."
     import resource, tempfile
@@ -183,83 +191,93 @@ def sandbox_worker_main(memory_mb: int, max_output_bytes: int):
         except Exception as e: text = json.dumps({"ok": False, "kind": "sandbox", "error": f"{type(e).__name__}: {e}"})
         out.write(text + "\n"); out.flush()
 
-# %% ../nbs/03_executor.ipynb #890fb12b
+# %% ../nbs/03_executor.ipynb #09c26246
 class Sandbox:
     "A worker process that runs untrusted tool code under limits; restarted after a timeout or a crash."
     def __init__(self, limits: Limits = Limits(), hash_seed: str | None = None):
         self.limits, self.hash_seed, self.proc, self._lock, self.restarts = limits, hash_seed, None, threading.Lock(), 0
 
-    def _start(self):
-        env = {"PATH": os.environ.get("PATH", ""), "PYTHONHASHSEED": self.hash_seed or "random",
-               "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-        cmd = [sys.executable, "-I", "-c", "import sys; sys.path[:0] = " + repr([p for p in sys.path if p]) +
-               f"; from wandering_light.executor import sandbox_worker_main; "
-               f"sandbox_worker_main({self.limits.memory_mb}, {self.limits.max_output_bytes})"]
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     env=env, start_new_session=True)
-        line = self._readline(deadline=time.monotonic() + 60)
-        if line != b"ready":
-            self.close(); raise ExecutionError("sandbox", "the sandbox worker failed to start")
+# %% ../nbs/03_executor.ipynb #bf2caef2
+@patch
+def _start(self: Sandbox):
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONHASHSEED": self.hash_seed or "random",
+           "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    cmd = [sys.executable, "-I", "-c", "import sys; sys.path[:0] = " + repr([p for p in sys.path if p]) +
+           f"; from wandering_light.executor import sandbox_worker_main; "
+           f"sandbox_worker_main({self.limits.memory_mb}, {self.limits.max_output_bytes})"]
+    self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                 env=env, start_new_session=True)
+    line = self._readline(deadline=time.monotonic() + 60)
+    if line != b"ready":
+        self.close(); raise ExecutionError("sandbox", "the sandbox worker failed to start")
 
-    def _readline(self, deadline: float) -> bytes | None:
-        "Read one line from the worker before `deadline`; None on timeout, b'' if it died."
-        fd, buf, cap = self.proc.stdout.fileno(), bytearray(), self.limits.max_output_bytes + 4096
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0: return None
-            r, _, _ = select.select([fd], [], [], left)
-            if not r: return None
-            chunk = os.read(fd, 65536)
-            if not chunk: return b""
-            buf += chunk
-            if b"\n" in chunk: return bytes(buf.split(b"\n", 1)[0])
-            if len(buf) > cap: self.close(); raise ExecutionError("oversize", "untrusted output too large")
+# %% ../nbs/03_executor.ipynb #d5560a14
+@patch
+def _readline(self: Sandbox, deadline: float) -> bytes | None:
+    "Read one line from the worker before `deadline`; None on timeout, b'' if it died."
+    fd, buf, cap = self.proc.stdout.fileno(), bytearray(), self.limits.max_output_bytes + 4096
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0: return None
+        r, _, _ = select.select([fd], [], [], left)
+        if not r: return None
+        chunk = os.read(fd, 65536)
+        if not chunk: return b""
+        buf += chunk
+        if b"\n" in chunk: return bytes(buf.split(b"\n", 1)[0])
+        if len(buf) > cap: self.close(); raise ExecutionError("oversize", "untrusted output too large")
 
-    def close(self):
-        "Kill the worker (and anything it started)."
-        if self.proc is not None:
-            try: os.killpg(self.proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError): pass
-            self.proc.wait(); self.proc = None
+# %% ../nbs/03_executor.ipynb #acff21be
+@patch
+def close(self: Sandbox):
+    "Kill the worker (and anything it started)."
+    if self.proc is not None:
+        try: os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError): pass
+        self.proc.wait(); self.proc = None
 
-    def run(self, f: FunctionDef, items: Sequence) -> list:
-        "Apply untrusted `f` to each item in the worker; raise `ExecutionError` on any failure."
-        try: check_code(f.code, f.name)   # reject early, with a clear message, before touching the worker
-        except UnsafeCodeError as e: raise ExecutionError("unsafe_code", str(e)) from None
-        req = json.dumps({"name": f.name, "code": f.code, "items": [to_json_value(x) for x in items],
-                          "cpu_s": self.limits.timeout_s}) + "\n"
-        with self._lock:
-            if self.proc is None or self.proc.poll() is not None: self._start()
-            try: self.proc.stdin.write(req.encode()); self.proc.stdin.flush()
-            except BrokenPipeError: self.close(); raise ExecutionError("sandbox", f"{f.name}: the sandbox worker died") from None
-            line = self._readline(time.monotonic() + self.limits.timeout_s)
-            if line is None:
-                self.close(); self.restarts += 1
-                raise ExecutionError("timeout", f"{f.name} did not finish within {self.limits.timeout_s:g} s")
-            if line == b"":
-                rc = self.proc.wait(); self.close(); self.restarts += 1
-                if rc == -signal.SIGXCPU:
-                    raise ExecutionError("timeout", f"{f.name} exceeded its CPU-time limit ({self.limits.timeout_s:g} s)")
-                raise ExecutionError("sandbox", f"{f.name}: the sandbox worker died (exit status {rc})")
-        try: reply = json.loads(line)
-        except ValueError: raise ExecutionError("sandbox", f"{f.name}: malformed reply from the sandbox") from None
-        if not reply.get("ok"): raise ExecutionError(reply.get("kind", "sandbox"), reply.get("error", "sandbox error"))
-        return [from_json_value(v) for v in reply["results"]]
+# %% ../nbs/03_executor.ipynb #1ef7dec6
+@patch
+def run(self: Sandbox, f: FunctionDef, items: Sequence) -> list:
+    "Apply untrusted `f` to each item in the worker; raise `ExecutionError` on any failure."
+    try: check_code(f.code, f.name)   # reject early, with a clear message, before touching the worker
+    except UnsafeCodeError as e: raise ExecutionError("unsafe_code", str(e)) from None
+    req = json.dumps({"name": f.name, "code": f.code, "items": [to_json_value(x) for x in items],
+                      "cpu_s": self.limits.timeout_s}) + "\n"
+    with self._lock:
+        if self.proc is None or self.proc.poll() is not None: self._start()
+        try: self.proc.stdin.write(req.encode()); self.proc.stdin.flush()
+        except BrokenPipeError: self.close(); raise ExecutionError("sandbox", f"{f.name}: the sandbox worker died") from None
+        line = self._readline(time.monotonic() + self.limits.timeout_s)
+        if line is None:
+            self.close(); self.restarts += 1
+            raise ExecutionError("timeout", f"{f.name} did not finish within {self.limits.timeout_s:g} s")
+        if line == b"":
+            rc = self.proc.wait(); self.close(); self.restarts += 1
+            if rc == -signal.SIGXCPU:
+                raise ExecutionError("timeout", f"{f.name} exceeded its CPU-time limit ({self.limits.timeout_s:g} s)")
+            raise ExecutionError("sandbox", f"{f.name}: the sandbox worker died (exit status {rc})")
+    try: reply = json.loads(line)
+    except ValueError: raise ExecutionError("sandbox", f"{f.name}: malformed reply from the sandbox") from None
+    if not reply.get("ok"): raise ExecutionError(reply.get("kind", "sandbox"), reply.get("error", "sandbox error"))
+    return [from_json_value(v) for v in reply["results"]]
 
+# %% ../nbs/03_executor.ipynb #5633cc0d
 _default_sandbox: list = []
+
+# %% ../nbs/03_executor.ipynb #af80739c
 def default_sandbox() -> Sandbox:
     "The process-wide sandbox (started lazily, killed at exit)."
     if not _default_sandbox:
         _default_sandbox.append(Sandbox()); atexit.register(_default_sandbox[0].close)
     return _default_sandbox[0]
 
-# %% ../nbs/03_executor.ipynb #0be6c7eb
-import inspect, textwrap
-
+# %% ../nbs/03_executor.ipynb #48257e97
 _new = object.__new__
 class _BadOutput(Exception): pass
 class _Oversize(Exception): pass
 
+# %% ../nbs/03_executor.ipynb #805ccf2e
 def _inline_expr(fn) -> tuple[str, str] | None:
     "`(parameter name, expression source)` if `fn` is `def f(x): [docstring] return <expr>`, else None."
     if getattr(fn, "__closure__", None) or getattr(fn, "__defaults__", None) or getattr(fn, "__kwdefaults__", None): return None
@@ -277,6 +295,7 @@ def _inline_expr(fn) -> tuple[str, str] | None:
     if any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await, ast.NamedExpr)) for n in ast.walk(body[0].value)): return None
     return a.args[0].arg, ast.unparse(body[0].value)
 
+# %% ../nbs/03_executor.ipynb #c8f67aef
 def make_applier(f: FunctionDef, limits: Limits):
     "Compile the batch applier of trusted tool `f` (see above): `applier(items) -> list`."
     oc, fn = f.out_cls, f.fn
@@ -306,7 +325,7 @@ def make_applier(f: FunctionDef, limits: Limits):
     make = eval(compile(f"lambda {', '.join(env)}: ({src})", f"<applier {f.name}>", "eval"), g)
     return make(**env)
 
-# %% ../nbs/03_executor.ipynb #78145989
+# %% ../nbs/03_executor.ipynb #42aec9f0
 @dataclass
 class ExecResult:
     "The outcome of running a pipeline: states after each completed step, or where and why it failed."
@@ -317,11 +336,14 @@ class ExecResult:
     error_kind: str | None = None
     failed_at_step: int | None = None
     @property
-    def output(self) -> TypedList | None: return self.states[-1] if self.success else None
+    def output(self) -> TypedList | None:
+        "The final state, or None if the pipeline failed."
+        return self.states[-1] if self.success else None
     def __repr__(self):
         if self.success: return f"ExecResult(ok: {self.states[0]!r} -[{self.functions}]-> {self.output!r})"
         return f"ExecResult(failed at step {self.failed_at_step}, {self.error_kind}: {self.error})"
 
+# %% ../nbs/03_executor.ipynb #8bf64d45
 class Executor:
     "Apply tools and pipelines to `TypedList`s with the guarantees described above."
     def __init__(self, functions: FunctionDefSet | Iterable[FunctionDef] | None = None, limits: Limits | None = None,
@@ -332,67 +354,77 @@ class Executor:
         self.limits = limits or Limits()
         self._sandbox = sandbox
 
-    @property
-    def sandbox(self) -> Sandbox:
-        if self._sandbox is None:
-            self._sandbox = default_sandbox() if self.limits == Limits() else Sandbox(self.limits)
-        return self._sandbox
-
-    def apply(self, f: FunctionDef, tl: TypedList) -> TypedList:
-        "`f` over every item of `tl`; raises `ExecutionError` (type mismatch, exception, bad output type, oversize...)."
-        if tl.item_type is not f.in_cls:
-            raise ExecutionError("type_mismatch", f"{f.name} takes {short_type_name(f.in_cls)}, "
-                                 f"got {short_type_name(tl.item_type)}")
-        if f.fn is None: return self._apply_untrusted(f, tl)
-        ap = f._applier
-        if ap is None or ap[0] is not self.limits:
-            ap = f._applier = (self.limits, make_applier(f, self.limits))
-        try: out = ap[1](tl.items)
-        except _BadOutput as e: raise self._bad_output(f, e.args[0]) from None
-        except _Oversize as e: raise ExecutionError("oversize", f"{f.name} produced {e.args[0]}") from None
-        except Exception as e:
-            raise ExecutionError("exception", f"{f.name} raised {type(e).__name__}: {str(e)[:200]}") from None
-        res = _new(TypedList); res.items = out; res.item_type = f.out_cls; res._akey = None
-        return res
-
     @staticmethod
     def _bad_output(f: FunctionDef, r) -> ExecutionError:
         return ExecutionError("bad_output_type", f"{f.name} returned {type(r).__qualname__} {r!r:.60} "
                               f"but declares {short_type_name(f.out_cls)}")
 
-    def _apply_untrusted(self, f: FunctionDef, tl: TypedList) -> TypedList:
-        out = self.sandbox.run(f, tl.items)
-        for r in out:
-            if type(r) is not f.out_cls: raise self._bad_output(f, r)
-            why = oversize(r, self.limits)
-            if why: raise ExecutionError("oversize", f"{f.name} produced {why}")
-        return TypedList.trusted(out, f.out_cls)
+# %% ../nbs/03_executor.ipynb #fbef14e0
+@patch(as_prop=True)
+def sandbox(self: Executor) -> Sandbox:
+    "The sandbox for untrusted tools: the shared one under default limits, else a private one (started lazily)."
+    if self._sandbox is None:
+        self._sandbox = default_sandbox() if self.limits == Limits() else Sandbox(self.limits)
+    return self._sandbox
 
-    def resolve(self, pipeline) -> FunctionDefList:
-        "Turn names, text (`'double, inc'`) or `FunctionDef`s into a `FunctionDefList`; unknown names raise."
-        if isinstance(pipeline, FunctionDefList): return pipeline
-        if isinstance(pipeline, str): pipeline = [p.strip() for p in pipeline.split(",") if p.strip()]
-        out, unknown = [], []
-        for p in pipeline:
-            if isinstance(p, FunctionDef): out.append(p)
-            elif p in self.functions: out.append(self.functions[p])
-            else: unknown.append(p)
-        if unknown: raise ExecutionError("unknown_function", f"unknown function(s): {', '.join(map(str, unknown))}")
-        return FunctionDefList(out)
+# %% ../nbs/03_executor.ipynb #9747e562
+@patch
+def apply(self: Executor, f: FunctionDef, tl: TypedList) -> TypedList:
+    "`f` over every item of `tl`; raises `ExecutionError` (type mismatch, exception, bad output type, oversize...)."
+    if tl.item_type is not f.in_cls:
+        raise ExecutionError("type_mismatch", f"{f.name} takes {short_type_name(f.in_cls)}, "
+                             f"got {short_type_name(tl.item_type)}")
+    if f.fn is None: return self._apply_untrusted(f, tl)
+    ap = f._applier
+    if ap is None or ap[0] is not self.limits:
+        ap = f._applier = (self.limits, make_applier(f, self.limits))
+    try: out = ap[1](tl.items)
+    except _BadOutput as e: raise self._bad_output(f, e.args[0]) from None
+    except _Oversize as e: raise ExecutionError("oversize", f"{f.name} produced {e.args[0]}") from None
+    except Exception as e:
+        raise ExecutionError("exception", f"{f.name} raised {type(e).__name__}: {str(e)[:200]}") from None
+    res = _new(TypedList); res.items = out; res.item_type = f.out_cls; res._akey = None
+    return res
 
-    def run(self, pipeline, input: TypedList | list) -> ExecResult:
-        "Execute a pipeline on `input`; never raises for a bad pipeline, a failing tool or an oversize value."
-        try: fl = self.resolve(pipeline)
-        except ExecutionError as e: return ExecResult(False, [], FunctionDefList(), e.message, e.kind, None)
-        try: tl = input if isinstance(input, TypedList) else TypedList(input)
-        except (TypeError, ValueError) as e: return ExecResult(False, [], fl, str(e), "type_mismatch", None)
-        for x in tl.items:
-            why = oversize(x, self.limits)
-            if why: return ExecResult(False, [tl], fl, f"input holds {why}", "oversize", None)
-        try: fl.output_type(tl.item_type)
-        except PipelineTypeError as e: return ExecResult(False, [tl], fl, str(e), "type_mismatch", e.step)
-        states = [tl]
-        for i, f in enumerate(fl):
-            try: states.append(self.apply(f, states[-1]))
-            except ExecutionError as e: return ExecResult(False, states, fl, f"step {i} ({f.name}): {e.message}", e.kind, i)
-        return ExecResult(True, states, fl)
+# %% ../nbs/03_executor.ipynb #ea99d4a3
+@patch
+def _apply_untrusted(self: Executor, f: FunctionDef, tl: TypedList) -> TypedList:
+    out = self.sandbox.run(f, tl.items)
+    for r in out:
+        if type(r) is not f.out_cls: raise self._bad_output(f, r)
+        why = oversize(r, self.limits)
+        if why: raise ExecutionError("oversize", f"{f.name} produced {why}")
+    return TypedList.trusted(out, f.out_cls)
+
+# %% ../nbs/03_executor.ipynb #21e3b90e
+@patch
+def resolve(self: Executor, pipeline) -> FunctionDefList:
+    "Turn names, text (`'double, inc'`) or `FunctionDef`s into a `FunctionDefList`; unknown names raise."
+    if isinstance(pipeline, FunctionDefList): return pipeline
+    if isinstance(pipeline, str): pipeline = [p.strip() for p in pipeline.split(",") if p.strip()]
+    out, unknown = [], []
+    for p in pipeline:
+        if isinstance(p, FunctionDef): out.append(p)
+        elif p in self.functions: out.append(self.functions[p])
+        else: unknown.append(p)
+    if unknown: raise ExecutionError("unknown_function", f"unknown function(s): {', '.join(map(str, unknown))}")
+    return FunctionDefList(out)
+
+# %% ../nbs/03_executor.ipynb #53b636dc
+@patch
+def run(self: Executor, pipeline, input: TypedList | list) -> ExecResult:
+    "Execute a pipeline on `input`; never raises for a bad pipeline, a failing tool or an oversize value."
+    try: fl = self.resolve(pipeline)
+    except ExecutionError as e: return ExecResult(False, [], FunctionDefList(), e.message, e.kind, None)
+    try: tl = input if isinstance(input, TypedList) else TypedList(input)
+    except (TypeError, ValueError) as e: return ExecResult(False, [], fl, str(e), "type_mismatch", None)
+    for x in tl.items:
+        why = oversize(x, self.limits)
+        if why: return ExecResult(False, [tl], fl, f"input holds {why}", "oversize", None)
+    try: fl.output_type(tl.item_type)
+    except PipelineTypeError as e: return ExecResult(False, [tl], fl, str(e), "type_mismatch", e.step)
+    states = [tl]
+    for i, f in enumerate(fl):
+        try: states.append(self.apply(f, states[-1]))
+        except ExecutionError as e: return ExecResult(False, states, fl, f"step {i} ({f.name}): {e.message}", e.kind, i)
+    return ExecResult(True, states, fl)

@@ -10,17 +10,19 @@ import hashlib, inspect, json, keyword, textwrap, typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
+from fastcore.basics import patch
 from .typed_list import type_from_name, type_name, short_type_name
 
 # %% auto #0
 __all__ = ['MANIFEST_SCHEMA', 'FunctionDef', 'tool', 'FunctionDefSet', 'PipelineTypeError', 'FunctionDefList', 'basis_manifest',
            'load_basis']
 
-# %% ../nbs/01_function_def.ipynb #3f596d9a
+# %% ../nbs/01_function_def.ipynb #54856d4a
 def _source_of(fn: Callable) -> str:
     try: return textwrap.dedent(inspect.getsource(fn))
     except (OSError, TypeError): return f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', repr(fn))}"
 
+# %% ../nbs/01_function_def.ipynb #c4c93889
 class FunctionDef:
     "A named, typed, single-argument tool: a trusted callable or untrusted code text."
     __slots__ = ("name", "input_type", "output_type", "fn", "code", "doc", "in_cls", "out_cls", "_fp", "_applier")
@@ -35,20 +37,6 @@ class FunctionDef:
         self.fn, self.code, self.doc, self._fp = fn, code, doc or (inspect.getdoc(fn) or "" if fn else ""), None
         self._applier = None   # the executor's compiled batch applier, cached with the limits it was built for
 
-    @property
-    def trusted(self) -> bool: return self.fn is not None
-    @property
-    def source(self) -> str: return _source_of(self.fn) if self.fn is not None else self.code
-    @property
-    def signature(self) -> str: return f"{self.name}: {short_type_name(self.in_cls)} -> {short_type_name(self.out_cls)}"
-
-    @property
-    def fingerprint(self) -> str:
-        if self._fp is None:
-            blob = json.dumps([self.name, self.input_type, self.output_type, self.source])
-            self._fp = "sha256:" + hashlib.sha256(blob.encode()).hexdigest()
-        return self._fp
-
     def __call__(self, x):
         if self.fn is None: raise TypeError(f"{self.name} is untrusted code: run it through an Executor (sandboxed)")
         return self.fn(x)
@@ -57,11 +45,41 @@ class FunctionDef:
     def __hash__(self): return hash(self.fingerprint)
     def __repr__(self): return f"FunctionDef({self.signature}{'' if self.trusted else ', untrusted'})"
 
-    def to_dict(self) -> dict:
-        return {"name": self.name, "input_type": self.input_type, "output_type": self.output_type,
-                "kind": "python" if self.trusted else "code", "code": self.source, "fingerprint": self.fingerprint}
+# %% ../nbs/01_function_def.ipynb #ce51b1fb
+@patch(as_prop=True)
+def trusted(self: FunctionDef) -> bool:
+    "Whether this tool is a Python callable (trusted) rather than code text (run in the sandbox)."
+    return self.fn is not None
 
-# %% ../nbs/01_function_def.ipynb #3d54ee84
+# %% ../nbs/01_function_def.ipynb #8102f45c
+@patch(as_prop=True)
+def source(self: FunctionDef) -> str:
+    "The tool's source text: the callable's code, or the untrusted code text."
+    return _source_of(self.fn) if self.fn is not None else self.code
+
+# %% ../nbs/01_function_def.ipynb #1cfc78d5
+@patch(as_prop=True)
+def signature(self: FunctionDef) -> str:
+    "`name: in -> out`, with short type names."
+    return f"{self.name}: {short_type_name(self.in_cls)} -> {short_type_name(self.out_cls)}"
+
+# %% ../nbs/01_function_def.ipynb #db6ac74b
+@patch(as_prop=True)
+def fingerprint(self: FunctionDef) -> str:
+    "A content digest of name, types and source: equal fingerprints mean the same tool."
+    if self._fp is None:
+        blob = json.dumps([self.name, self.input_type, self.output_type, self.source])
+        self._fp = "sha256:" + hashlib.sha256(blob.encode()).hexdigest()
+    return self._fp
+
+# %% ../nbs/01_function_def.ipynb #496007a6
+@patch
+def to_dict(self: FunctionDef) -> dict:
+    "The tool as a manifest entry."
+    return {"name": self.name, "input_type": self.input_type, "output_type": self.output_type,
+            "kind": "python" if self.trusted else "code", "code": self.source, "fingerprint": self.fingerprint}
+
+# %% ../nbs/01_function_def.ipynb #4948c700
 def tool(fn: Callable | None = None, *, name: str | None = None, input_type=None, output_type=None):
     "Decorator: make a trusted `FunctionDef` from a function annotated `(x: A) -> B`."
     def wrap(f):
@@ -73,7 +91,7 @@ def tool(fn: Callable | None = None, *, name: str | None = None, input_type=None
         return FunctionDef(name or f.__name__, typing.get_origin(it) or it, typing.get_origin(ot) or ot, fn=f)
     return wrap(fn) if fn is not None else wrap
 
-# %% ../nbs/01_function_def.ipynb #d940837a
+# %% ../nbs/01_function_def.ipynb #c8cc2bb2
 class FunctionDefSet:
     "An ordered set of tools, unique by name."
     def __init__(self, functions: Iterable[FunctionDef] = (), name: str = "custom", description: str = ""):
@@ -82,19 +100,6 @@ class FunctionDefSet:
         self._by_type: dict[type, tuple] | None = None
         for f in functions: self.add(f)
 
-    def add(self, f: FunctionDef) -> "FunctionDefSet":
-        if not isinstance(f, FunctionDef): raise TypeError(f"not a FunctionDef: {f!r}")
-        old = self._by_name.get(f.name)
-        if old is not None:
-            if old.fingerprint == f.fingerprint: return self
-            raise ValueError(f"name clash: {f.name!r} is already defined with different behaviour")
-        self._by_name[f.name], self._by_type = f, None
-        return self
-
-    @property
-    def functions(self) -> list[FunctionDef]: return list(self._by_name.values())
-    @property
-    def names(self) -> list[str]: return list(self._by_name)
     def __iter__(self): return iter(self._by_name.values())
     def __len__(self): return len(self._by_name)
     def __contains__(self, f): return (f in self._by_name) if isinstance(f, str) else (
@@ -103,37 +108,81 @@ class FunctionDefSet:
         if isinstance(key, int): return self.functions[key]
         try: return self._by_name[key]
         except KeyError: raise KeyError(f"unknown function {key!r}") from None
-    def get(self, name, default=None): return self._by_name.get(name, default)
     def __repr__(self): return f"FunctionDefSet({self.name!r}, {len(self)} functions)"
 
-    def for_type(self, t: type) -> tuple:
-        "The tools whose input type is `t`, in palette order."
-        if self._by_type is None:
-            d: dict[type, list] = {}
-            for f in self: d.setdefault(f.in_cls, []).append(f)
-            self._by_type = {k: tuple(v) for k, v in d.items()}
-        return self._by_type.get(t, ())
+# %% ../nbs/01_function_def.ipynb #98b84d54
+@patch
+def add(self: FunctionDefSet, f: FunctionDef) -> "FunctionDefSet":
+    "Add `f` (a no-op if the same tool is there already; a name clash is an error); returns `self`."
+    if not isinstance(f, FunctionDef): raise TypeError(f"not a FunctionDef: {f!r}")
+    old = self._by_name.get(f.name)
+    if old is not None:
+        if old.fingerprint == f.fingerprint: return self
+        raise ValueError(f"name clash: {f.name!r} is already defined with different behaviour")
+    self._by_name[f.name], self._by_type = f, None
+    return self
 
-    @property
-    def types(self) -> list[type]: return list(dict.fromkeys(f.in_cls for f in self))
+# %% ../nbs/01_function_def.ipynb #0c831b49
+@patch(as_prop=True)
+def functions(self: FunctionDefSet) -> list[FunctionDef]:
+    "The tools, in order."
+    return list(self._by_name.values())
 
-    def union(self, other: Iterable[FunctionDef], name: str | None = None) -> "FunctionDefSet":
-        return FunctionDefSet([*self, *other], name=name or f"{self.name}+")
-    def subset(self, names: Iterable[str], name: str | None = None) -> "FunctionDefSet":
-        return FunctionDefSet([self[n] for n in names], name=name or f"{self.name}-subset")
+# %% ../nbs/01_function_def.ipynb #3e12ba77
+@patch(as_prop=True)
+def names(self: FunctionDefSet) -> list[str]:
+    "The tools' names, in order."
+    return list(self._by_name)
 
-    @property
-    def digest(self) -> str:
-        h = hashlib.sha256()
-        for f in self: h.update(f.fingerprint.encode()); h.update(b"\n")
-        return "sha256:" + h.hexdigest()
+# %% ../nbs/01_function_def.ipynb #9fd42a21
+@patch
+def get(self: FunctionDefSet, name, default=None):
+    "The tool called `name`, or `default`."
+    return self._by_name.get(name, default)
 
-# %% ../nbs/01_function_def.ipynb #314253f7
+# %% ../nbs/01_function_def.ipynb #9532f76b
+@patch
+def for_type(self: FunctionDefSet, t: type) -> tuple:
+    "The tools whose input type is `t`, in palette order."
+    if self._by_type is None:
+        d: dict[type, list] = {}
+        for f in self: d.setdefault(f.in_cls, []).append(f)
+        self._by_type = {k: tuple(v) for k, v in d.items()}
+    return self._by_type.get(t, ())
+
+# %% ../nbs/01_function_def.ipynb #b88646bc
+@patch(as_prop=True)
+def types(self: FunctionDefSet) -> list[type]:
+    "The input types that some tool accepts, in order of first appearance."
+    return list(dict.fromkeys(f.in_cls for f in self))
+
+# %% ../nbs/01_function_def.ipynb #85330cb6
+@patch
+def union(self: FunctionDefSet, other: Iterable[FunctionDef], name: str | None = None) -> "FunctionDefSet":
+    "A new set with the tools of both (a name clash is an error)."
+    return FunctionDefSet([*self, *other], name=name or f"{self.name}+")
+
+# %% ../nbs/01_function_def.ipynb #6e884900
+@patch
+def subset(self: FunctionDefSet, names: Iterable[str], name: str | None = None) -> "FunctionDefSet":
+    "A new set with the named tools, in the order given."
+    return FunctionDefSet([self[n] for n in names], name=name or f"{self.name}-subset")
+
+# %% ../nbs/01_function_def.ipynb #131aaebf
+@patch(as_prop=True)
+def digest(self: FunctionDefSet) -> str:
+    "A content digest of the whole set (order matters): names a basis exactly."
+    h = hashlib.sha256()
+    for f in self: h.update(f.fingerprint.encode()); h.update(b"\n")
+    return "sha256:" + h.hexdigest()
+
+# %% ../nbs/01_function_def.ipynb #d5ef7e9c
 class PipelineTypeError(TypeError):
     "A pipeline whose types do not chain; `step` is the index of the first tool that does not fit."
     def __init__(self, msg: str, step: int):
         super().__init__(msg); self.step = step
 
+# %% ../nbs/01_function_def.ipynb #ac07a53a
 class FunctionDefList:
     "A pipeline of tools, applied left to right."
     def __init__(self, functions: Iterable[FunctionDef] = ()):
@@ -146,7 +195,9 @@ class FunctionDefList:
     def __eq__(self, other): return isinstance(other, FunctionDefList) and self.functions == other.functions
     def __hash__(self): return hash(self.functions)
     @property
-    def names(self) -> list[str]: return [f.name for f in self.functions]
+    def names(self) -> list[str]:
+        "The tools' names, in order."
+        return [f.name for f in self.functions]
     def __str__(self): return ", ".join(self.names)
     def __repr__(self): return f"FunctionDefList([{self}])"
 
@@ -160,15 +211,17 @@ class FunctionDefList:
             t = f.out_cls
         return t
 
-# %% ../nbs/01_function_def.ipynb #6f842f1d
+# %% ../nbs/01_function_def.ipynb #987351ca
 MANIFEST_SCHEMA = 1
 
+# %% ../nbs/01_function_def.ipynb #f3033b8c
 def basis_manifest(fs: FunctionDefSet, basis_id: str | None = None, description: str | None = None) -> dict:
     "The JSON manifest of a basis: its functions in order and a content digest."
     return {"schema_version": MANIFEST_SCHEMA, "basis_set_id": basis_id or fs.name,
             "description": fs.description if description is None else description,
             "functions": [f.to_dict() for f in fs], "digest": fs.digest}
 
+# %% ../nbs/01_function_def.ipynb #4c54b5d1
 def load_basis(manifest: dict | str | Path, trusted: Iterable[FunctionDefSet] = ()) -> FunctionDefSet:
     "Rebuild a basis from a manifest (a dict, a JSON string or a path)."
     if isinstance(manifest, Path) or (isinstance(manifest, str) and not manifest.lstrip().startswith("{")):

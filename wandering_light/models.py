@@ -42,7 +42,7 @@ def to_byte_chars(text: str) -> str:
     table = byte_alphabet()
     return "".join(table[b] for b in text.encode("utf-8"))
 
-# %% ../nbs/08_models.ipynb #467c9d08
+# %% ../nbs/08_models.ipynb #2a437bca
 SPECIAL_TOKENS = {"pad_token": "<|pad|>", "bos_token": "<|bos|>", "eos_token": "<|eos|>", "unk_token": "<|unk|>"}
 ANSWER_WORDS = ("yes", "no", "True", "False", "None", "nan", "inf")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -57,6 +57,7 @@ def template_words() -> list[str]:
     texts = [P.induction_prompt([1], [2], "instructed", one), *texts]
     return sorted(set(_WORD.findall("\n".join(texts))))
 
+# %% ../nbs/08_models.ipynb #e861ade6
 def library_names() -> list[str]:
     "The names of every tool in the built-in library, in order."
     from wandering_light.common_functions import builtin_sets
@@ -91,7 +92,7 @@ def build_tokenizer(functions: FunctionDefSet | Sequence[str] | None = None, ext
     return PreTrainedTokenizerFast(tokenizer_object=tk, padding_side="left", clean_up_tokenization_spaces=False,
                                    model_max_length=model_max_length, **SPECIAL_TOKENS)
 
-# %% ../nbs/08_models.ipynb #6a104d16
+# %% ../nbs/08_models.ipynb #2c71abea
 MODEL_SIZES = {
     "tiny":  dict(hidden_size=128, num_hidden_layers=4, num_attention_heads=4, intermediate_size=384),
     "small": dict(hidden_size=384, num_hidden_layers=6, num_attention_heads=6, intermediate_size=1024),
@@ -108,6 +109,7 @@ def model_config(size: str, tokenizer: PreTrainedTokenizerFast, max_position_emb
     kw.setdefault("num_key_value_heads", kw["num_attention_heads"])
     return LlamaConfig(**{**kw, **overrides})
 
+# %% ../nbs/08_models.ipynb #fe87cf39
 def count_parameters(model: torch.nn.Module) -> int:
     "The number of distinct parameters (tied weights counted once)."
     return sum(p.numel() for p in model.parameters())
@@ -125,7 +127,7 @@ def build_model(size: str = "tiny", tokenizer: PreTrainedTokenizerFast | None = 
     model.generation_config.eos_token_id = tokenizer.eos_token_id
     return model.eval()
 
-# %% ../nbs/08_models.ipynb #94ba381d
+# %% ../nbs/08_models.ipynb #7adb60b5
 def save_model(model, tokenizer, path: str | Path) -> Path:
     "Save model and tokenizer into one checkpoint directory."
     path = Path(path)
@@ -134,7 +136,9 @@ def save_model(model, tokenizer, path: str | Path) -> Path:
     tokenizer.save_pretrained(path)
     return path
 
+# %% ../nbs/08_models.ipynb #5fa82068
 def _offline() -> bool:
+    "Does the environment say that the hub is offline?"
     return any(os.environ.get(k, "").strip().lower() in ("1", "true", "yes", "on")
                for k in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"))
 
@@ -148,7 +152,14 @@ def _hub_reachable(timeout: float = 5.0) -> str | None:
 
 def _default_device() -> str: return "cuda" if torch.cuda.is_available() else "cpu"
 
+def _one_line(e: BaseException) -> str:
+    "An exception as one line: its type and at most 300 characters of its message."
+    msg = " ".join(str(e).split())
+    return f"{type(e).__name__}: {msg[:300]}"
+
+# %% ../nbs/08_models.ipynb #214d75ac
 def _finish(model, tokenizer, device, dtype=None):
+    "Prepare a loaded model and tokenizer for batched generation on `device` (in `dtype`); `(model, tokenizer)`."
     if tokenizer.pad_token is None:                       # many hub models have none: pad with end-of-sequence
         tokenizer.pad_token = tokenizer.eos_token
     tokenizer.padding_side = "left"
@@ -163,22 +174,9 @@ def _finish(model, tokenizer, device, dtype=None):
         raise UserError(f"cannot place the model on {device!r}: {_one_line(e)}") from None
     return model.eval(), tokenizer
 
-def load_model(name_or_path: str | Path, device: str | None = None, dtype: str | torch.dtype | None = None,
-               seed: int = 0) -> tuple:
-    "`(model, tokenizer)` for a named size (`tiny`, built from scratch), a checkpoint directory, or a hub name."
-    device = device or _default_device()
-    name = str(name_or_path)
-    if name in MODEL_SIZES:
-        tok = build_tokenizer()
-        return _finish(build_model(name, tok, seed), tok, device, dtype)
-    kw = dict(dtype=dtype or "auto", trust_remote_code=False)
-    p = Path(name).expanduser()
-    if p.is_dir():
-        if not (p / "config.json").exists(): raise UserError(f"{p} is not a model checkpoint (no config.json)")
-        try: return _finish(AutoModelForCausalLM.from_pretrained(p, **kw), AutoTokenizer.from_pretrained(p), device)
-        except Exception as e: raise UserError(f"cannot load the checkpoint {p}: {_one_line(e)}") from None
-    if p.exists() or name.startswith((".", "/", "~")) or name.count("/") > 1:
-        raise UserError(f"no model directory at {name!r} (and it is not a model size: {', '.join(MODEL_SIZES)})")
+# %% ../nbs/08_models.ipynb #be3098ce
+def _load_hub(name: str, kw: dict, device: str) -> tuple:
+    "`(model, tokenizer)` for a hub name: from the local cache, else downloaded (if the hub is online and reachable)."
     try: cached = snapshot_download(name, local_files_only=True)     # a hub name: the local cache, no network
     except Exception: cached = None
     if cached is not None:
@@ -195,35 +193,60 @@ def load_model(name_or_path: str | Path, device: str | None = None, dtype: str |
     try: return _finish(AutoModelForCausalLM.from_pretrained(name, **kw), AutoTokenizer.from_pretrained(name), device)
     except Exception as e: raise UserError(f"cannot load model {name!r} from the hub: {_one_line(e)}") from None
 
-def _one_line(e: BaseException) -> str:
-    msg = " ".join(str(e).split())
-    return f"{type(e).__name__}: {msg[:300]}"
+# %% ../nbs/08_models.ipynb #9e8fb485
+def load_model(name_or_path: str | Path, device: str | None = None, dtype: str | torch.dtype | None = None,
+               seed: int = 0) -> tuple:
+    "`(model, tokenizer)` for a named size (`tiny`, built from scratch), a checkpoint directory, or a hub name."
+    device = device or _default_device()
+    name = str(name_or_path)
+    if name in MODEL_SIZES:
+        tok = build_tokenizer()
+        return _finish(build_model(name, tok, seed), tok, device, dtype)
+    kw = dict(dtype=dtype or "auto", trust_remote_code=False)
+    p = Path(name).expanduser()
+    if p.is_dir():
+        if not (p / "config.json").exists(): raise UserError(f"{p} is not a model checkpoint (no config.json)")
+        try: return _finish(AutoModelForCausalLM.from_pretrained(p, **kw), AutoTokenizer.from_pretrained(p), device)
+        except Exception as e: raise UserError(f"cannot load the checkpoint {p}: {_one_line(e)}") from None
+    if p.exists() or name.startswith((".", "/", "~")) or name.count("/") > 1:
+        raise UserError(f"no model directory at {name!r} (and it is not a model size: {', '.join(MODEL_SIZES)})")
+    return _load_hub(name, kw, device)
 
-# %% ../nbs/08_models.ipynb #72976db9
+# %% ../nbs/08_models.ipynb #3716535b
 class TokenLogprob(NamedTuple):
     "One token with its log-probability."
     token_id: int
     token: str
     logprob: float
 
+# %% ../nbs/08_models.ipynb #b3659d67
 def _device(model) -> torch.device: return next(model.parameters()).device
 
-def _pad_right(seqs: list[list[int]], pad: int, device) -> tuple[torch.Tensor, torch.Tensor]:
+def _pad(seqs: list[list[int]], pad: int, device, left: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+    "Token lists as one padded batch (right-padded, or left-padded for generation): `(input_ids, attention_mask)`."
     width = max(len(s) for s in seqs)
     ids = torch.full((len(seqs), width), pad, dtype=torch.long)
     mask = torch.zeros((len(seqs), width), dtype=torch.long)
     for i, s in enumerate(seqs):
-        ids[i, :len(s)] = torch.tensor(s, dtype=torch.long); mask[i, :len(s)] = 1
+        at = slice(width - len(s), width) if left else slice(0, len(s))
+        ids[i, at] = torch.tensor(s, dtype=torch.long); mask[i, at] = 1
     return ids.to(device), mask.to(device)
 
+def _pad_right(seqs, pad, device): return _pad(seqs, pad, device)
+def _left_pad(seqs, pad, device): return _pad(seqs, pad, device, left=True)
+
+# %% ../nbs/08_models.ipynb #9d26d99e
 def _pad_id(tokenizer) -> int:
+    "The padding token id (end-of-sequence where the tokenizer has none)."
     return tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
 
 def _prompt_ids(tokenizer, prompts: Sequence[str]) -> list[list[int]]:
+    "The token ids of each prompt (with special tokens); an empty one is an error."
     ids = tokenizer(list(prompts), add_special_tokens=True)["input_ids"]
     if any(len(i) == 0 for i in ids): raise ValueError("an empty prompt (and no BOS token to start from)")
     return ids
 
+# %% ../nbs/08_models.ipynb #f5dbdae5
 @torch.no_grad()
 def continuation_logprobs(model, tokenizer, prompts: Sequence[str], continuations: Sequence[str],
                           batch_size: int = 16) -> list[list[float]]:
@@ -241,6 +264,7 @@ def continuation_logprobs(model, tokenizer, prompts: Sequence[str], continuation
             out.append(logp[i, pos, torch.tensor(c, dtype=torch.long, device=dev)].tolist())
     return out
 
+# %% ../nbs/08_models.ipynb #e5980d49
 @torch.no_grad()
 def next_token_logprobs(model, tokenizer, prompts: Sequence[str], top_k: int = 10,
                         batch_size: int = 16) -> list[list[TokenLogprob]]:
@@ -256,6 +280,7 @@ def next_token_logprobs(model, tokenizer, prompts: Sequence[str], top_k: int = 1
             out.append([TokenLogprob(t, tokenizer.decode([t]), lp) for t, lp in zip(i, v)])
     return out
 
+# %% ../nbs/08_models.ipynb #7340813b
 def choice_logprobs(model, tokenizer, prompts: Sequence[str], choices: Sequence[str] = ("yes", "no"),
                     normalize: bool = True, batch_size: int = 16) -> torch.Tensor:
     "`[len(prompts), len(choices)]` log P(choice | prompt); `normalize` renormalises over the choices."
@@ -280,7 +305,7 @@ def p_yes(model, tokenizer, prompts: Sequence[str], yes: str = "yes", no: str = 
     "P(yes) / (P(yes) + P(no)) as the continuation of each prompt: the logit evaluator's score."
     return choice_logprobs(model, tokenizer, prompts, (yes, no))[:, 0].exp().tolist()
 
-# %% ../nbs/08_models.ipynb #fdeb2c5a
+# %% ../nbs/08_models.ipynb #d3b574dc
 @dataclass
 class Generation:
     "One sampled completion."
@@ -297,6 +322,7 @@ class Generation:
         if self.logprobs is None: raise ValueError("generated without logprobs")
         return float(sum(self.logprobs))
 
+# %% ../nbs/08_models.ipynb #65d95138
 class _StopOnStrings(StoppingCriteria):
     "Stop a sequence once its new text contains a stop string (decodes only a short tail of each sequence)."
     def __init__(self, tokenizer, stops: list[str], start: int):
@@ -307,7 +333,9 @@ class _StopOnStrings(StoppingCriteria):
         texts = self.tokenizer.batch_decode(new, skip_special_tokens=True)
         return torch.tensor([any(s in t for s in self.stops) for t in texts], device=input_ids.device)
 
+# %% ../nbs/08_models.ipynb #f591f4af
 def _check_sampling(max_new_tokens, temperature, top_p, top_k, num_return_sequences, top_logprobs):
+    "Raise a `ValueError` for an argument of `generate` out of its range."
     if not isinstance(max_new_tokens, int) or max_new_tokens < 1: raise ValueError("max_new_tokens must be >= 1")
     if not temperature >= 0: raise ValueError("temperature must be >= 0")
     if not 0 < top_p <= 1: raise ValueError("top_p must be in (0, 1]")
@@ -315,7 +343,7 @@ def _check_sampling(max_new_tokens, temperature, top_p, top_k, num_return_sequen
     if num_return_sequences < 1: raise ValueError("num_return_sequences must be >= 1")
     if top_logprobs < 0: raise ValueError("top_logprobs must be >= 0")
 
-# %% ../nbs/08_models.ipynb #23bd9f82
+# %% ../nbs/08_models.ipynb #f68fe0fc
 def _cut(tokenizer, ids: list[int], stops: list[str]) -> tuple[str, list[int], bool]:
     "Text and tokens up to the first stop string (the stop string itself excluded from the text)."
     text = tokenizer.decode(ids, skip_special_tokens=True)
@@ -326,14 +354,40 @@ def _cut(tokenizer, ids: list[int], stops: list[str]) -> tuple[str, list[int], b
         if any(s in tokenizer.decode(ids[:k], skip_special_tokens=True) for s in stops): return text[:end], ids[:k], True
     return text[:end], ids, True
 
-def _left_pad(seqs: list[list[int]], pad: int, device) -> tuple[torch.Tensor, torch.Tensor]:
-    width = max(len(s) for s in seqs)
-    ids = torch.full((len(seqs), width), pad, dtype=torch.long)
-    mask = torch.zeros((len(seqs), width), dtype=torch.long)
-    for i, s in enumerate(seqs):
-        ids[i, width - len(s):] = torch.tensor(s, dtype=torch.long); mask[i, width - len(s):] = 1
-    return ids.to(device), mask.to(device)
+# %% ../nbs/08_models.ipynb #5e4d9863
+def _eos_ids(model, tokenizer, ignore_eos: bool):
+    "The end-of-sequence id(s) that end generation: the model's, else the tokenizer's; None with `ignore_eos`."
+    model_eos = model.generation_config.eos_token_id
+    return None if ignore_eos else (model_eos if model_eos is not None else tokenizer.eos_token_id)
 
+def _generation_config(tokenizer, max_new_tokens, temperature, top_p, top_k, n_gen, eos_ids,
+                       scores: bool) -> GenerationConfig:
+    "The `GenerationConfig` of one `generate` call."
+    sample = temperature > 0
+    return GenerationConfig(max_new_tokens=max_new_tokens, do_sample=sample, num_return_sequences=n_gen,
+                            temperature=temperature if sample else None, top_p=top_p if sample else None,
+                            top_k=top_k if sample else None, pad_token_id=_pad_id(tokenizer), eos_token_id=eos_ids,
+                            bos_token_id=tokenizer.bos_token_id, return_dict_in_generate=True, output_logits=scores)
+
+# %% ../nbs/08_models.ipynb #c8515623
+def _unpack(tokenizer, toks: list[int], steps, r: int, eos_set: set, stops: list[str], logprobs: bool,
+            top_logprobs: int, prompt_tokens: int) -> Generation:
+    "Row `r` of a generated batch (its new tokens `toks`, `steps` the log-softmaxed logits) as a `Generation`."
+    end = next((k for k, t in enumerate(toks) if t in eos_set), None)
+    finish = "stop" if end is not None else "length"
+    toks = toks[:end] if end is not None else toks
+    text, toks, hit = _cut(tokenizer, toks, stops) if stops else (tokenizer.decode(toks, skip_special_tokens=True), toks, False)
+    if hit: finish = "stop"
+    g = Generation(text, toks, finish_reason=finish, prompt_tokens=prompt_tokens)
+    if logprobs: g.logprobs = [steps[k][r, t].item() for k, t in enumerate(toks)]
+    if top_logprobs:
+        g.top_logprobs = []
+        for k in range(len(toks)):
+            v, j = steps[k][r].topk(min(top_logprobs, steps[k].shape[-1]))
+            g.top_logprobs.append([TokenLogprob(t, tokenizer.decode([t]), lp) for t, lp in zip(j.tolist(), v.tolist())])
+    return g
+
+# %% ../nbs/08_models.ipynb #5a8bf88b
 @torch.no_grad()
 def generate(model, tokenizer, prompts: str | Sequence[str], max_new_tokens: int = 32, temperature: float = 0.0,
              top_p: float = 1.0, top_k: int = 0, num_return_sequences: int = 1, stop: str | Sequence[str] | None = None,
@@ -343,17 +397,12 @@ def generate(model, tokenizer, prompts: str | Sequence[str], max_new_tokens: int
     prompts = [prompts] if isinstance(prompts, str) else list(prompts)
     _check_sampling(max_new_tokens, temperature, top_p, top_k, num_return_sequences, top_logprobs)
     stops = [stop] if isinstance(stop, str) else [s for s in (stop or []) if s]
-    dev, pad, eos = _device(model), _pad_id(tokenizer), tokenizer.eos_token_id
-    model_eos = model.generation_config.eos_token_id
-    eos_ids = None if ignore_eos else (model_eos if model_eos is not None else eos)
+    dev, pad = _device(model), _pad_id(tokenizer)
+    n_gen = num_return_sequences if temperature > 0 else 1   # greedy decoding gives one answer: it is repeated, not regenerated
+    eos_ids = _eos_ids(model, tokenizer, ignore_eos)
     eos_set = set(eos_ids if isinstance(eos_ids, list) else [eos_ids]) if eos_ids is not None else set()
-    sample = temperature > 0
-    n_gen = num_return_sequences if sample else 1   # greedy decoding gives one answer: it is repeated, not regenerated
-    cfg = GenerationConfig(max_new_tokens=max_new_tokens, do_sample=sample, num_return_sequences=n_gen,
-                           temperature=temperature if sample else None, top_p=top_p if sample else None,
-                           top_k=top_k if sample else None, pad_token_id=pad, eos_token_id=eos_ids,
-                           bos_token_id=tokenizer.bos_token_id, return_dict_in_generate=True,
-                           output_logits=bool(logprobs or top_logprobs))
+    cfg = _generation_config(tokenizer, max_new_tokens, temperature, top_p, top_k, n_gen, eos_ids,
+                             bool(logprobs or top_logprobs))
     p_ids = _prompt_ids(tokenizer, prompts)
     order = sorted(range(len(prompts)), key=lambda i: -len(p_ids[i]))   # similar lengths share a batch
     results: list[list[Generation]] = [[] for _ in prompts]
@@ -369,20 +418,6 @@ def generate(model, tokenizer, prompts: str | Sequence[str], max_new_tokens: int
             steps = [torch.log_softmax(l.float(), -1) for l in out.logits] if cfg.output_logits else None
             for r in range(new.shape[0]):
                 i = idx[r // n_gen]
-                toks = new[r].tolist()
-                end = next((k for k, t in enumerate(toks) if t in eos_set), None)
-                finish = "stop" if end is not None else "length"
-                toks = toks[:end] if end is not None else toks
-                text, toks, hit = _cut(tokenizer, toks, stops) if stops else (
-                    tokenizer.decode(toks, skip_special_tokens=True), toks, False)
-                if hit: finish = "stop"
-                g = Generation(text, toks, finish_reason=finish, prompt_tokens=len(p_ids[i]))
-                if logprobs: g.logprobs = [steps[k][r, t].item() for k, t in enumerate(toks)]
-                if top_logprobs:
-                    g.top_logprobs = []
-                    for k in range(len(toks)):
-                        v, j = steps[k][r].topk(min(top_logprobs, steps[k].shape[-1]))
-                        g.top_logprobs.append([TokenLogprob(t, tokenizer.decode([t]), lp)
-                                               for t, lp in zip(j.tolist(), v.tolist())])
+                g = _unpack(tokenizer, new[r].tolist(), steps, r, eos_set, stops, logprobs, top_logprobs, len(p_ids[i]))
                 results[i].extend([g] + [dataclasses.replace(g) for _ in range(num_return_sequences - n_gen)])
     return results

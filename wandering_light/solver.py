@@ -9,6 +9,7 @@ from __future__ import annotations
 import math, random, time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Sequence
+from fastcore.basics import patch
 from .typed_list import TypedList, value_key
 from .function_def import FunctionDef, FunctionDefList, FunctionDefSet
 from .executor import Executor, ExecutionError, Limits, oversize
@@ -18,11 +19,12 @@ from .trajectory import Trajectory, TrajectorySpec, random_walk
 __all__ = ['as_typed', 'SolveResult', 'Solver', 'SearchSpace', 'Expansion', 'bfs', 'ReachedState', 'StateGraph', 'BFSSolve',
            'RandomSolve', 'register_solver', 'solver_names', 'get_solver_by_name']
 
-# %% ../nbs/05_solver.ipynb #2ef70bd8
+# %% ../nbs/05_solver.ipynb #cb7c4ec1
 def as_typed(x) -> TypedList:
     "Accept a `TypedList` or a plain list (type inferred)."
     return x if isinstance(x, TypedList) else TypedList(x)
 
+# %% ../nbs/05_solver.ipynb #2148fe1a
 @dataclass
 class SolveResult:
     "What a solver found, and what it knows about it."
@@ -36,8 +38,11 @@ class SolveResult:
     elapsed_s: float = 0.0
     info: dict = field(default_factory=dict)
     @property
-    def success(self) -> bool: return self.trajectory is not None
+    def success(self) -> bool:
+        "Whether a trajectory was found."
+        return self.trajectory is not None
 
+# %% ../nbs/05_solver.ipynb #87931478
 class Solver:
     "Base class: subclasses implement `solve_detailed`; the rest of the protocol follows."
     name = "solver"
@@ -47,6 +52,7 @@ class Solver:
         self.functions = functions
 
     def solve_detailed(self, input_list, output_list, available_functions: FunctionDefSet | None = None) -> SolveResult:
+        "Look for a pipeline from `input_list` to `output_list`: the one method a solver must implement."
         raise NotImplementedError
 
     def solve(self, input_list, output_list, available_functions: FunctionDefSet | None = None) -> Trajectory | None:
@@ -63,9 +69,10 @@ class Solver:
 
     def __repr__(self): return f"{type(self).__name__}()"
 
-# %% ../nbs/05_solver.ipynb #c0b6a714
+# %% ../nbs/05_solver.ipynb #aec21573
 _HASHABLE_SCALARS = (int, str, bool, bytes)
 
+# %% ../nbs/05_solver.ipynb #7ac5670b
 class SearchSpace:
     "Interned values and memoised tool applications for one palette (shared by every search over it)."
     def __init__(self, functions: FunctionDefSet | None = None, limits: Limits | None = None,
@@ -85,60 +92,71 @@ class SearchSpace:
         self._loose: dict[int, int] = {}
         self._loose_idx: dict = {}
 
-    def intern(self, v) -> int:
-        "The id of value `v` (allocated on first sight)."
-        table = self._tables.get(type(v))
-        if table is not None: k = v
-        else: table, k = self._other, value_key(v, True, True)
-        vid = table.get(k)
-        if vid is None:
-            vid = table[k] = len(self.values); self.values.append(v)
-        return vid
+# %% ../nbs/05_solver.ipynb #9fb9f612
+@patch
+def intern(self: SearchSpace, v) -> int:
+    "The id of value `v` (allocated on first sight)."
+    table = self._tables.get(type(v))
+    if table is not None: k = v
+    else: table, k = self._other, value_key(v, True, True)
+    vid = table.get(k)
+    if vid is None:
+        vid = table[k] = len(self.values); self.values.append(v)
+    return vid
 
-    def answer_class(self, vid: int):
-        "The answer key of value `vid` (grading equality: -0.0 == 0.0, dict order ignored)."
-        a = self._aclass.get(vid)
-        if a is None: a = self._aclass[vid] = value_key(self.values[vid])
-        return a
+# %% ../nbs/05_solver.ipynb #0ce4ed81
+@patch
+def answer_class(self: SearchSpace, vid: int):
+    "The answer key of value `vid` (grading equality: -0.0 == 0.0, dict order ignored)."
+    a = self._aclass.get(vid)
+    if a is None: a = self._aclass[vid] = value_key(self.values[vid])
+    return a
 
-    def loose_class(self, vid: int) -> int:
-        "An id for the upstream search key of value `vid` (signed zero kept, dict order ignored)."
-        c = self._loose.get(vid)
-        if c is None:
-            k = value_key(self.values[vid], True, False)
-            c = self._loose[vid] = self._loose_idx.setdefault(k, len(self._loose_idx))
-        return c
+# %% ../nbs/05_solver.ipynb #15617a6b
+@patch
+def loose_class(self: SearchSpace, vid: int) -> int:
+    "An id for the upstream search key of value `vid` (signed zero kept, dict order ignored)."
+    c = self._loose.get(vid)
+    if c is None:
+        k = value_key(self.values[vid], True, False)
+        c = self._loose[vid] = self._loose_idx.setdefault(k, len(self._loose_idx))
+    return c
 
-    def fill(self, fi: int, vids: Iterable[int]):
-        "Apply tool `fi` to every value in `vids` it has not seen; record result ids, or -1 for a failure."
-        f, memo, vals, lim = self.fns[fi], self.memo[fi], self.values, self.limits
-        fn, oc = f.fn, f.out_cls
-        if fn is None:   # untrusted: through the executor's sandbox, one value at a time
-            for v in vids:
-                if v in memo: continue
-                try: memo[v] = self.intern(self.executor.apply(f, TypedList.trusted([vals[v]], f.in_cls))[0])
-                except ExecutionError: memo[v] = -1
-            return
-        table, maxlen, maxbits = self._tables.get(oc), lim.max_len, lim.max_int_bits
+# %% ../nbs/05_solver.ipynb #da2ad877
+@patch
+def fill(self: SearchSpace, fi: int, vids: Iterable[int]):
+    "Apply tool `fi` to every value in `vids` it has not seen; record result ids, or -1 for a failure."
+    f, memo, vals, lim = self.fns[fi], self.memo[fi], self.values, self.limits
+    fn, oc = f.fn, f.out_cls
+    if fn is None:   # untrusted: through the executor's sandbox, one value at a time
         for v in vids:
             if v in memo: continue
-            try: r = fn(vals[v])
-            except Exception: memo[v] = -1; continue
-            if type(r) is not oc: memo[v] = -1; continue
-            if table is not None:
-                if (oc is int and r.bit_length() > maxbits) or ((oc is str or oc is bytes) and len(r) > maxlen):
-                    memo[v] = -1; continue
-                rid = table.get(r)
-                if rid is None: rid = table[r] = len(vals); vals.append(r)
-            else:
-                if oc is not float and oversize(r, lim): memo[v] = -1; continue
-                rid = self.intern(r)
-            memo[v] = rid
+            try: memo[v] = self.intern(self.executor.apply(f, TypedList.trusted([vals[v]], f.in_cls))[0])
+            except ExecutionError: memo[v] = -1
+        return
+    table, maxlen, maxbits = self._tables.get(oc), lim.max_len, lim.max_int_bits
+    for v in vids:
+        if v in memo: continue
+        try: r = fn(vals[v])
+        except Exception: memo[v] = -1; continue
+        if type(r) is not oc: memo[v] = -1; continue
+        if table is not None:
+            if (oc is int and r.bit_length() > maxbits) or ((oc is str or oc is bytes) and len(r) > maxlen):
+                memo[v] = -1; continue
+            rid = table.get(r)
+            if rid is None: rid = table[r] = len(vals); vals.append(r)
+        else:
+            if oc is not float and oversize(r, lim): memo[v] = -1; continue
+            rid = self.intern(r)
+        memo[v] = rid
 
-    def typed_list(self, t: type, vids: Sequence[int]) -> TypedList:
-        return TypedList.trusted([self.values[v] for v in vids], t)
+# %% ../nbs/05_solver.ipynb #446a4cab
+@patch
+def typed_list(self: SearchSpace, t: type, vids: Sequence[int]) -> TypedList:
+    "The `TypedList` of item type `t` holding the values `vids`."
+    return TypedList.trusted([self.values[v] for v in vids], t)
 
-# %% ../nbs/05_solver.ipynb #21849eb8
+# %% ../nbs/05_solver.ipynb #38f3ce81
 @dataclass
 class Expansion:
     "The result of one breadth-first expansion: every state reached, with depth and witness path, and statistics."
@@ -156,28 +174,85 @@ class Expansion:
     goal_state: int | None = None
     elapsed_s: float = 0.0
 
-    @property
-    def num_states(self) -> int: return len(self.keys)
-    @property
-    def new_states(self) -> int: return len(self.keys) - 1
-    @property
-    def complete(self) -> bool: return self.stop_reason is None
-    def state(self, i: int) -> TypedList: return self.space.typed_list(*self.keys[i])
-    def path(self, i: int) -> FunctionDefList:
-        "The witness path from the root to state `i` (a shortest one if `depth[i] <= certified_depth`)."
-        out = []
-        while i: out.append(self.space.fns[self.parent_fn[i]]); i = self.parent[i]
-        return FunctionDefList(reversed(out))
-    def trajectory(self, i: int) -> Trajectory:
-        return Trajectory(self.state(0), self.path(i), self.state(i))
-    def counts_by_depth(self) -> dict[int, int]:
-        out: dict[int, int] = {}
-        for d in self.depth[1:]: out[d] = out.get(d, 0) + 1
-        return dict(sorted(out.items()))
     def __repr__(self):
         return (f"Expansion({self.new_states} new states to depth {self.max_depth}, {self.transitions} transitions, "
                 f"certified to {self.certified_depth}{', stopped: ' + self.stop_reason if self.stop_reason else ''})")
 
+# %% ../nbs/05_solver.ipynb #aabd64aa
+@patch(as_prop=True)
+def num_states(self: Expansion) -> int:
+    "States reached, the root included."
+    return len(self.keys)
+
+# %% ../nbs/05_solver.ipynb #80eb59d5
+@patch(as_prop=True)
+def new_states(self: Expansion) -> int:
+    "States reached, the root excluded."
+    return len(self.keys) - 1
+
+# %% ../nbs/05_solver.ipynb #6cf94d06
+@patch(as_prop=True)
+def complete(self: Expansion) -> bool:
+    "Whether the expansion ran to its depth (or goal) without hitting a limit."
+    return self.stop_reason is None
+
+# %% ../nbs/05_solver.ipynb #4fc1037a
+@patch
+def state(self: Expansion, i: int) -> TypedList:
+    "State `i` as a `TypedList`."
+    return self.space.typed_list(*self.keys[i])
+
+# %% ../nbs/05_solver.ipynb #8751ad9d
+@patch
+def path(self: Expansion, i: int) -> FunctionDefList:
+    "The witness path from the root to state `i` (a shortest one if `depth[i] <= certified_depth`)."
+    out = []
+    while i: out.append(self.space.fns[self.parent_fn[i]]); i = self.parent[i]
+    return FunctionDefList(reversed(out))
+
+# %% ../nbs/05_solver.ipynb #7975576c
+@patch
+def trajectory(self: Expansion, i: int) -> Trajectory:
+    "The witness `Trajectory` from the root to state `i`."
+    return Trajectory(self.state(0), self.path(i), self.state(i))
+
+# %% ../nbs/05_solver.ipynb #ddce77ab
+@patch
+def counts_by_depth(self: Expansion) -> dict[int, int]:
+    "Number of new states at each depth."
+    out: dict[int, int] = {}
+    for d in self.depth[1:]: out[d] = out.get(d, 0) + 1
+    return dict(sorted(out.items()))
+
+# %% ../nbs/05_solver.ipynb #3274aeb6
+def _goal_test(space: SearchSpace, goal: TypedList | None) -> tuple:
+    "The goal's item type and a test `is_goal(value ids)` by answer equality; `(None, None)` without a goal."
+    if goal is None: return None, None
+    n_goal, gakeys, acls = len(goal), [value_key(x) for x in goal.items], space.answer_class
+    def is_goal(r):
+        if len(r) != n_goal: return False
+        for x, g in zip(r, gakeys):
+            if acls(x) != g: return False
+        return True
+    return goal.item_type, is_goal
+
+# %% ../nbs/05_solver.ipynb #7aa86560
+def _fill_chunk(space: SearchSpace, keys: list, part: list):
+    "Apply each tool, in one tight loop, to the values of the states `part` that it has not seen yet."
+    per_type: dict = {}
+    for sid in part:
+        t, vids = keys[sid]
+        s = per_type.get(t)
+        if s is None: s = per_type[t] = set()
+        s.update(vids)
+    memos, by_type, fill = space.memo, space.by_type, space.fill
+    for t, s in per_type.items():
+        for fi, _ in by_type.get(t, ()):
+            memo = memos[fi]
+            miss = [v for v in s if v not in memo]
+            if miss: fill(fi, miss)
+
+# %% ../nbs/05_solver.ipynb #06efe23a
 def bfs(root: TypedList | list, max_depth: int, space: SearchSpace | None = None, goal: TypedList | list | None = None,
         max_states: int | None = None, max_transitions: int | None = None, timeout_s: float | None = None,
         dict_order: bool = True, chunk: int = 4096) -> Expansion:
@@ -185,7 +260,7 @@ def bfs(root: TypedList | list, max_depth: int, space: SearchSpace | None = None
     t0 = time.perf_counter()
     space = space or SearchSpace()
     root = as_typed(root)
-    memos, by_type, fill = space.memo, space.by_type, space.fill
+    memos, by_type = space.memo, space.by_type
     rv = tuple(space.intern(x) for x in root.items)
     loose = not dict_order
     lc = space.loose_class
@@ -194,18 +269,9 @@ def bfs(root: TypedList | list, max_depth: int, space: SearchSpace | None = None
     visited = {skey(root.item_type, rv): 0}
     setdef = visited.setdefault
     ex = Expansion(space, keys, depth, parent, parent_fn, max_depth)
-    gt = gakeys = None
-    if goal is not None:
-        goal = as_typed(goal)
-        gt, n_goal = goal.item_type, len(goal)
-        gakeys = [value_key(x) for x in goal.items]
-        if goal == root: ex.goal_state = 0
-    acls = space.answer_class
-    def is_goal(r):
-        if len(r) != n_goal: return False
-        for x, g in zip(r, gakeys):
-            if acls(x) != g: return False
-        return True
+    goal = as_typed(goal) if goal is not None else None
+    gt, is_goal = _goal_test(space, goal)
+    if goal is not None and goal == root: ex.goal_state = 0
     cap_states = max_states if max_states is not None else math.inf
     cap_trans = max_transitions if max_transitions is not None else math.inf
     deadline = t0 + timeout_s if timeout_s is not None else math.inf
@@ -216,17 +282,7 @@ def bfs(root: TypedList | list, max_depth: int, space: SearchSpace | None = None
         nxt = []
         for c0 in range(0, len(layer), chunk):
             part = layer[c0:c0 + chunk]
-            per_type: dict = {}
-            for sid in part:
-                t, vids = keys[sid]
-                s = per_type.get(t)
-                if s is None: s = per_type[t] = set()
-                s.update(vids)
-            for t, s in per_type.items():
-                for fi, _ in by_type.get(t, ()):
-                    memo = memos[fi]
-                    miss = [v for v in s if v not in memo]
-                    if miss: fill(fi, miss)
+            _fill_chunk(space, keys, part)
             if time.perf_counter() > deadline: stop = "timeout"; break
             for sid in part:
                 pt, vids = keys[sid]
@@ -255,7 +311,7 @@ def bfs(root: TypedList | list, max_depth: int, space: SearchSpace | None = None
     ex.elapsed_s = time.perf_counter() - t0
     return ex
 
-# %% ../nbs/05_solver.ipynb #817a81c6
+# %% ../nbs/05_solver.ipynb #3efd4e83
 @dataclass
 class ReachedState:
     "A state reached from a root: its value, certified distance, and a shortest witness path."
@@ -264,12 +320,14 @@ class ReachedState:
     path: FunctionDefList
     certified: bool
 
+# %% ../nbs/05_solver.ipynb #5a0c30a6
 class StateGraph:
     "Expand roots breadth-first once; yield every reachable state with its certified distance and witness path."
     def __init__(self, functions: FunctionDefSet | None = None, limits: Limits | None = None):
         self.space = SearchSpace(functions, limits)
 
     def expand(self, root: TypedList | list, max_depth: int, **kw) -> Expansion:
+        "`bfs` from `root` in this graph's search space (keyword arguments as for `bfs`)."
         return bfs(root, max_depth, self.space, **kw)
 
     def reachable(self, expansion: Expansion, min_distance: int = 1, max_distance: int | None = None,
@@ -289,7 +347,7 @@ class StateGraph:
             if certified_only and not cert: continue
             yield ReachedState(expansion.state(i), d, expansion.path(i), cert)
 
-# %% ../nbs/05_solver.ipynb #56025360
+# %% ../nbs/05_solver.ipynb #064d4ef8
 class BFSSolve(Solver):
     "Exact search: a certified shortest pipeline of at most `max_depth` tools, or None."
     name = "bfs"
@@ -300,29 +358,36 @@ class BFSSolve(Solver):
         self.limits = limits
         self._spaces: dict = {}
 
-    def _space(self, functions: FunctionDefSet) -> SearchSpace:
-        key = functions.digest
-        if key not in self._spaces:
-            if len(self._spaces) > 4: self._spaces.clear()
-            self._spaces[key] = SearchSpace(functions, self.limits)
-        return self._spaces[key]
-
-    def solve_detailed(self, input_list, output_list, available_functions=None) -> SolveResult:
-        fs = available_functions if available_functions is not None else self.functions
-        e = bfs(as_typed(input_list), self.max_depth, self._space(fs), goal=as_typed(output_list),
-                max_states=self.max_states, max_transitions=self.max_transitions, timeout_s=self.timeout_s)
-        res = SolveResult(None, attempts=e.transitions, states=e.num_states, stop_reason=e.stop_reason,
-                          elapsed_s=e.elapsed_s, info={"certified_depth": e.certified_depth})
-        if e.goal_state is not None:
-            res.trajectory = e.trajectory(e.goal_state)
-            res.certified, res.lower_bound = True, len(res.trajectory)
-        else:
-            res.certified = e.complete
-            res.lower_bound = e.certified_depth + 1
-        if len(self._spaces) and len(next(iter(self._spaces.values())).values) > 2_000_000: self._spaces.clear()
-        return res
     def __repr__(self): return f"BFSSolve(max_depth={self.max_depth})"
 
+# %% ../nbs/05_solver.ipynb #e58e53f2
+@patch
+def _space(self: BFSSolve, functions: FunctionDefSet) -> SearchSpace:
+    key = functions.digest
+    if key not in self._spaces:
+        if len(self._spaces) > 4: self._spaces.clear()
+        self._spaces[key] = SearchSpace(functions, self.limits)
+    return self._spaces[key]
+
+# %% ../nbs/05_solver.ipynb #2cef74ad
+@patch
+def solve_detailed(self: BFSSolve, input_list, output_list, available_functions=None) -> SolveResult:
+    "Search breadth-first; a found trajectory is certified shortest, and a miss certifies a lower bound."
+    fs = available_functions if available_functions is not None else self.functions
+    e = bfs(as_typed(input_list), self.max_depth, self._space(fs), goal=as_typed(output_list),
+            max_states=self.max_states, max_transitions=self.max_transitions, timeout_s=self.timeout_s)
+    res = SolveResult(None, attempts=e.transitions, states=e.num_states, stop_reason=e.stop_reason,
+                      elapsed_s=e.elapsed_s, info={"certified_depth": e.certified_depth})
+    if e.goal_state is not None:
+        res.trajectory = e.trajectory(e.goal_state)
+        res.certified, res.lower_bound = True, len(res.trajectory)
+    else:
+        res.certified = e.complete
+        res.lower_bound = e.certified_depth + 1
+    if len(self._spaces) and len(next(iter(self._spaces.values())).values) > 2_000_000: self._spaces.clear()
+    return res
+
+# %% ../nbs/05_solver.ipynb #495bd679
 class RandomSolve(Solver):
     "Random search: up to `budget` random type-compatible pipelines of 1 to `max_length` tools."
     name = "random"
@@ -332,6 +397,7 @@ class RandomSolve(Solver):
         self.budget, self.max_length, self.rng = budget, max_length, random.Random(seed)
 
     def solve_detailed(self, input_list, output_list, available_functions=None) -> SolveResult:
+        "Try up to `budget` random walks from the input; the first that reaches the output wins (uncertified)."
         t0 = time.perf_counter()
         fs = available_functions if available_functions is not None else self.functions
         src, target = as_typed(input_list), as_typed(output_list)
@@ -344,21 +410,22 @@ class RandomSolve(Solver):
         return SolveResult(None, attempts=self.budget, elapsed_s=time.perf_counter() - t0)
     def __repr__(self): return f"RandomSolve(budget={self.budget}, max_length={self.max_length})"
 
-# %% ../nbs/05_solver.ipynb #3ce2c5c9
+# %% ../nbs/05_solver.ipynb #dce4ec47
 _SOLVERS: dict[str, Callable] = {}
-_LAZY = {"trained_local": "wandering_light.llm_utils", "openai": "wandering_light.llm_utils",
-         "gemini": "wandering_light.llm_utils", "ollama": "wandering_light.llm_utils", "vllm": "wandering_light.llm_utils",
+_LAZY = {"trained_local": "wandering_light.llm_solvers", "openai": "wandering_light.llm_solvers",
+         "gemini": "wandering_light.llm_solvers", "ollama": "wandering_light.llm_solvers", "vllm": "wandering_light.llm_solvers",
          "agent": "wandering_light.agent.solver"}
-
 def register_solver(name: str, factory: Callable[..., Solver]):
     "Register `factory(budget=..., **kwargs) -> Solver` under `name`."
     _SOLVERS[name] = factory
     return factory
 
+# %% ../nbs/05_solver.ipynb #aa7e3489
 def solver_names() -> list[str]:
     "Names `get_solver_by_name` accepts."
     return sorted(set(_SOLVERS) | set(_LAZY))
 
+# %% ../nbs/05_solver.ipynb #7165065d
 def get_solver_by_name(name: str, budget: int | None = None, **kwargs) -> Solver:
     "Build a registered solver; `budget` means what the solver's documentation says."
     if name not in _SOLVERS and name in _LAZY:
@@ -368,5 +435,6 @@ def get_solver_by_name(name: str, budget: int | None = None, **kwargs) -> Solver
     if name not in _SOLVERS: raise ValueError(f"unknown solver {name!r}; known: {', '.join(solver_names())}")
     return _SOLVERS[name](budget=budget, **kwargs)
 
+# %% ../nbs/05_solver.ipynb #61e2ef11
 register_solver("bfs", lambda budget=None, **kw: BFSSolve(max_depth=3 if budget is None else budget, **kw))
 register_solver("random", lambda budget=None, **kw: RandomSolve(budget=100 if budget is None else budget, **kw))

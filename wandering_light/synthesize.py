@@ -6,7 +6,7 @@ Docs: https://wandering-light.github.io/wandering_light/synthesize.html.md"""
 
 # %% ../nbs/09b_synthesize.ipynb #61685c45
 from __future__ import annotations
-import argparse, json, keyword, random, re, sys
+import json, keyword, random, re, sys
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -15,18 +15,21 @@ from .typed_list import TypedList, type_name, type_from_name, value_key, short_t
 from .function_def import FunctionDef, FunctionDefSet, basis_manifest, load_basis
 from .executor import ExecutionError, Executor, Limits, Sandbox, UnsafeCodeError, check_code
 from .tasks import VALUE_MAKERS, random_input
-from .utils import RunDir, UserError, cli_main, read_jsonl, write_jsonl
+from .utils import RunDir, UserError, cli_main, parse_config, read_jsonl, write_jsonl
 from . import prompts as P
-from .llm_utils import Backend, BackendError, OpenAIBackend, PROVIDERS
+from .backends import Backend, BackendError
+from .openai_backend import OpenAIBackend, PROVIDERS
+from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['SAMPLE_TYPES', 'REJECTIONS', 'Candidate', 'parse_candidates', 'Verdict', 'sample_values', 'Validator',
-           'basic_functions', 'SynthesisResult', 'new_basis', 'report_text', 'synthesize', 'main']
+__all__ = ['SAMPLE_TYPES', 'REJECTIONS', 'Candidate', 'parse_candidates', 'Verdict', 'sample_values', 'basic_functions',
+           'Validator', 'SynthesisResult', 'new_basis', 'report_text', 'synthesize', 'SynthesizeConfig', 'start_basis',
+           'main']
 
 # %% ../nbs/09b_synthesize.ipynb #1f21425a
 SAMPLE_TYPES = tuple(VALUE_MAKERS)
 
-# %% ../nbs/09b_synthesize.ipynb #f4b5367e
+# %% ../nbs/09b_synthesize.ipynb #e8b10047
 @dataclass
 class Candidate:
     "A proposed tool, as the model wrote it; `problem` says why it could not even be read."
@@ -39,6 +42,7 @@ class Candidate:
 
 _FIELDS = ("name", "input_type", "output_type", "code")
 
+# %% ../nbs/09b_synthesize.ipynb #9f71c911
 def _candidate(obj) -> Candidate:
     if not isinstance(obj, dict):
         return Candidate(None, None, None, None, problem=f"expected a JSON object, got {type(obj).__name__}")
@@ -49,6 +53,18 @@ def _candidate(obj) -> Candidate:
     if bad: c.problem = f"missing or non-string field(s): {', '.join(bad)}"
     return c
 
+# %% ../nbs/09b_synthesize.ipynb #74d45f92
+def _scan_objects(text: str) -> list[Candidate]:
+    "Candidates from JSON objects anywhere in `text` (possibly over several lines); a malformed one is a problem."
+    out, dec, i = [], json.JSONDecoder(), 0
+    while (i := text.find("{", i)) >= 0:
+        try: obj, end = dec.raw_decode(text, i); out.append(_candidate(obj)); i = end
+        except json.JSONDecodeError as e:
+            out.append(Candidate(None, None, None, None, problem=f"malformed JSON ({e.msg}) at character {i}"))
+            nl = text.find("\n", i); i = len(text) if nl < 0 else nl
+    return out
+
+# %% ../nbs/09b_synthesize.ipynb #3470d0f7
 def parse_candidates(text: str) -> list[Candidate]:
     "Every candidate object in a completion (see above); `[]` if it holds none."
     if "</think>" in text: text = text.rsplit("</think>", 1)[1]
@@ -57,22 +73,14 @@ def parse_candidates(text: str) -> list[Candidate]:
         whole = json.loads(text)
         return [_candidate(o) for o in (whole if isinstance(whole, list) else [whole])]
     except json.JSONDecodeError: pass
-    out, dec = [], json.JSONDecoder()
-    lines = [l.strip() for l in text.splitlines() if l.strip().startswith("{")]
-    if lines and all(l.endswith("}") for l in lines):             # one object per line
-        for l in lines:
-            try: out.append(_candidate(json.loads(l)))
-            except json.JSONDecodeError as e: out.append(Candidate(None, None, None, None, problem=f"malformed JSON ({e.msg}): {l[:80]}"))
-        return out
-    i = 0                                                         # objects anywhere, possibly over several lines
-    while (i := text.find("{", i)) >= 0:
-        try: obj, end = dec.raw_decode(text, i); out.append(_candidate(obj)); i = end
-        except json.JSONDecodeError as e:
-            out.append(Candidate(None, None, None, None, problem=f"malformed JSON ({e.msg}) at character {i}"))
-            nl = text.find("\n", i); i = len(text) if nl < 0 else nl
+    out, lines = [], [l.strip() for l in text.splitlines() if l.strip().startswith("{")]
+    if not lines or not all(l.endswith("}") for l in lines): return _scan_objects(text)
+    for l in lines:                                                # one object per line
+        try: out.append(_candidate(json.loads(l)))
+        except json.JSONDecodeError as e: out.append(Candidate(None, None, None, None, problem=f"malformed JSON ({e.msg}): {l[:80]}"))
     return out
 
-# %% ../nbs/09b_synthesize.ipynb #1a0db171
+# %% ../nbs/09b_synthesize.ipynb #624eb8fa
 REJECTIONS = ("parse", "bad_name", "name_clash", "unknown_type", "unsafe_code", "error", "bad_output_type", "oversize",
               "nondeterministic", "duplicate", "noop")
 
@@ -91,19 +99,23 @@ class Verdict:
     round: int | None = None
     completion: int | None = None
 
-    def to_dict(self) -> dict: return asdict(self)
+    def to_dict(self) -> dict:
+        "The verdict as a JSON-ready dict."
+        return asdict(self)
 
     def function(self) -> FunctionDef:
         "The accepted tool, as untrusted code."
         if not self.accepted: raise ValueError(f"{self.name} was not accepted ({self.reason})")
         return FunctionDef(self.name, self.input_type, self.output_type, code=self.code, doc=self.doc)
 
+# %% ../nbs/09b_synthesize.ipynb #b7e943f7
 def _edge_values(t: type) -> list:
     extra = {int: [0, 1, -1, 10**6], float: [0.0, -1.5, 1e-9], str: ["", "a", "Hello World", " padded "], bool: [True, False],
              list: [[], [0]], dict: [{}], tuple: [()], set: [set()], bytes: [b""], bytearray: [bytearray()],
              complex: [0j], range: [range(0)]}
     return extra.get(t, [])
 
+# %% ../nbs/09b_synthesize.ipynb #ba29e25d
 def sample_values(t: type, n: int = 24, seed: int = 0) -> list:
     "Edge values and random values (`tasks.random_input`) of type `t`, without duplicates, the same for a seed."
     rng, out, seen = random.Random(f"{seed}:{type_name(t)}"), [], set()
@@ -115,8 +127,16 @@ def sample_values(t: type, n: int = 24, seed: int = 0) -> list:
         if len(out) >= n: break
     return out[:n]
 
+# %% ../nbs/09b_synthesize.ipynb #fe955aed
 def _same(a, b) -> bool: return value_key(a, True, True) == value_key(b, True, True)
 
+# %% ../nbs/09b_synthesize.ipynb #a23ff79e
+def basic_functions() -> FunctionDefSet:
+    "The built-in library (`common_functions.basic_fns`), the default basis to extend."
+    from wandering_light.common_functions import basic_fns
+    return basic_fns
+
+# %% ../nbs/09b_synthesize.ipynb #5e626446
 _FAIL = object()
 
 class Validator:
@@ -132,75 +152,102 @@ class Validator:
         self._outputs: dict[str, list] = {}
 
     def samples(self, t: type) -> list:
+        "The sample inputs of type `t` (cached)."
         if t not in self._samples: self._samples[t] = sample_values(t, self.n_samples, self.seed)
         return self._samples[t]
 
-    def _executor(self, f: FunctionDef, sandbox: Sandbox) -> Executor:
-        return Executor(FunctionDefSet([f]), self.limits, sandbox=sandbox)
-
-    def outputs(self, f: FunctionDef) -> list:
-        "The outputs of an existing tool on the samples of its input type (`_FAIL` where it fails); cached."
-        if f.fingerprint not in self._outputs:
-            ex, out = self._executor(f, self.sandboxes[0]), []
-            for x in self.samples(f.in_cls):
-                try: out.append(ex.apply(f, TypedList.trusted([x], f.in_cls)).items[0])
-                except ExecutionError: out.append(_FAIL)
-            self._outputs[f.fingerprint] = out
-        return self._outputs[f.fingerprint]
-
-    def names(self) -> set[str]: return set(self.basis.names) | {f.name for f in self.accepted}
-
-    def check(self, c: Candidate) -> Verdict:
-        "Run every check on `c`; accept it (into `self.accepted`) if it passes them all."
-        def verdict(reason, message="", dup=None):
-            return Verdict(c.name, c.input_type, c.output_type, c.code, reason == "accepted", reason, message, dup, c.doc)
-        if c.problem: return verdict("parse", c.problem)
-        name = c.name.strip()
-        if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_"):
-            return verdict("bad_name", f"{name[:40]!r} is not a plain identifier")
-        if name in self.names(): return verdict("name_clash", f"a tool named {name!r} already exists")
-        try: it, ot = type_from_name(c.input_type.strip()), type_from_name(c.output_type.strip())
-        except TypeError as e: return verdict("unknown_type", str(e).split(";")[0])
-        if it not in VALUE_MAKERS: return verdict("unknown_type", f"inputs of type {short_type_name(it)} cannot be sampled")
-        try: check_code(c.code, name)
-        except UnsafeCodeError as e: return verdict("unsafe_code", str(e))
-        try: f = FunctionDef(name, it, ot, code=c.code, doc=c.doc)
-        except (ValueError, TypeError) as e: return verdict("parse", str(e))
-        xs = self.samples(it)
-        runs = []
-        for sandbox, order in ((self.sandboxes[0], 1), (self.sandboxes[0], -1), (self.sandboxes[1], 1)):
-            try: out = self._executor(f, sandbox).apply(f, TypedList.trusted(xs[::order], it)).items[::order]
-            except ExecutionError as e:
-                kind = e.kind if e.kind in ("bad_output_type", "oversize", "unsafe_code") else "error"
-                if runs: kind = "nondeterministic" if kind == "error" else kind
-                msg = e.message if not runs else f"fails when run again ({'same worker' if len(runs) == 1 else 'another hash seed'}): {e.message}"
-                return verdict(kind, msg)
-            runs.append(out)
-        for k, how in ((1, "run again in the same worker"), (2, "in a worker with another hash seed")):
-            for x, a, b in zip(xs, runs[0], runs[k]):
-                if not _same(a, b):
-                    return verdict("nondeterministic", f"{how}, gives {P.render_value(b)[:40]} instead of "
-                                   f"{P.render_value(a)[:40]} for {P.render_value(x)[:40]}")
-        out = runs[0]
-        for g in [*self.basis.for_type(it), *(a for a in self.accepted if a.in_cls is it)]:
-            if g.out_cls is ot and all(y is not _FAIL and value_key(y) == value_key(o) for y, o in zip(self.outputs(g), out)):
-                return verdict("duplicate", f"behaves like {g.name} on all {len(xs)} samples", g.name)
-        if it is ot and all(value_key(x) == value_key(o) for x, o in zip(xs, out)):
-            return verdict("noop", f"returns its input unchanged on all {len(xs)} samples")
-        self._outputs[f.fingerprint] = out
-        self.accepted.append(f)
-        return verdict("accepted", f"passed all checks on {len(xs)} samples")
+    def names(self) -> set[str]:
+        "The names taken: the basis's and the accepted tools'."
+        return set(self.basis.names) | {f.name for f in self.accepted}
 
     def close(self):
+        "Stop the sandbox workers."
         for s in self.sandboxes: s.close()
     def __enter__(self): return self
     def __exit__(self, *exc): self.close()
 
-def basic_functions() -> FunctionDefSet:
-    from wandering_light.common_functions import basic_fns
-    return basic_fns
+# %% ../nbs/09b_synthesize.ipynb #20b0e99b
+@patch
+def _executor(self: Validator, f: FunctionDef, sandbox: Sandbox) -> Executor:
+    return Executor(FunctionDefSet([f]), self.limits, sandbox=sandbox)
 
-# %% ../nbs/09b_synthesize.ipynb #ef9d90de
+@patch
+def outputs(self: Validator, f: FunctionDef) -> list:
+    "The outputs of an existing tool on the samples of its input type (`_FAIL` where it fails); cached."
+    if f.fingerprint not in self._outputs:
+        ex, out = self._executor(f, self.sandboxes[0]), []
+        for x in self.samples(f.in_cls):
+            try: out.append(ex.apply(f, TypedList.trusted([x], f.in_cls)).items[0])
+            except ExecutionError: out.append(_FAIL)
+        self._outputs[f.fingerprint] = out
+    return self._outputs[f.fingerprint]
+
+# %% ../nbs/09b_synthesize.ipynb #7cf4cb99
+@patch
+def _as_function(self: Validator, c: Candidate) -> FunctionDef | tuple[str, str]:
+    "The candidate as an (untrusted) `FunctionDef`, or `(reason, message)` if its name, types or code are refused."
+    if c.problem: return "parse", c.problem
+    name = c.name.strip()
+    if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_"):
+        return "bad_name", f"{name[:40]!r} is not a plain identifier"
+    if name in self.names(): return "name_clash", f"a tool named {name!r} already exists"
+    try: it, ot = type_from_name(c.input_type.strip()), type_from_name(c.output_type.strip())
+    except TypeError as e: return "unknown_type", str(e).split(";")[0]
+    if it not in VALUE_MAKERS: return "unknown_type", f"inputs of type {short_type_name(it)} cannot be sampled"
+    try: check_code(c.code, name)
+    except UnsafeCodeError as e: return "unsafe_code", str(e)
+    try: return FunctionDef(name, it, ot, code=c.code, doc=c.doc)
+    except (ValueError, TypeError) as e: return "parse", str(e)
+
+# %% ../nbs/09b_synthesize.ipynb #647d42f5
+@patch
+def _run_thrice(self: Validator, f: FunctionDef, xs: list) -> list | tuple[str, str]:
+    "The outputs of `f` on `xs`, or `(reason, message)` if a run fails or the runs disagree."
+    runs = []
+    for sandbox, order in ((self.sandboxes[0], 1), (self.sandboxes[0], -1), (self.sandboxes[1], 1)):
+        try: out = self._executor(f, sandbox).apply(f, TypedList.trusted(xs[::order], f.in_cls)).items[::order]
+        except ExecutionError as e:
+            kind = e.kind if e.kind in ("bad_output_type", "oversize", "unsafe_code") else "error"
+            if runs: kind = "nondeterministic" if kind == "error" else kind
+            msg = e.message if not runs else f"fails when run again ({'same worker' if len(runs) == 1 else 'another hash seed'}): {e.message}"
+            return kind, msg
+        runs.append(out)
+    for k, how in ((1, "run again in the same worker"), (2, "in a worker with another hash seed")):
+        for x, a, b in zip(xs, runs[0], runs[k]):
+            if not _same(a, b):
+                return "nondeterministic", (f"{how}, gives {P.render_value(b)[:40]} instead of "
+                                            f"{P.render_value(a)[:40]} for {P.render_value(x)[:40]}")
+    return runs[0]
+
+# %% ../nbs/09b_synthesize.ipynb #4b991801
+@patch
+def _redundant(self: Validator, f: FunctionDef, xs: list, out: list) -> tuple[str, str, str | None] | None:
+    "`(reason, message, duplicate_of)` if `f` (giving `out` on `xs`) behaves like a tool we have, or is a no-op."
+    it, ot = f.in_cls, f.out_cls
+    for g in [*self.basis.for_type(it), *(a for a in self.accepted if a.in_cls is it)]:
+        if g.out_cls is ot and all(y is not _FAIL and value_key(y) == value_key(o) for y, o in zip(self.outputs(g), out)):
+            return "duplicate", f"behaves like {g.name} on all {len(xs)} samples", g.name
+    if it is ot and all(value_key(x) == value_key(o) for x, o in zip(xs, out)):
+        return "noop", f"returns its input unchanged on all {len(xs)} samples", None
+    return None
+
+# %% ../nbs/09b_synthesize.ipynb #6f36815d
+@patch
+def check(self: Validator, c: Candidate) -> Verdict:
+    "Run every check on `c`; accept it (into `self.accepted`) if it passes them all."
+    def verdict(reason, message="", dup=None):
+        return Verdict(c.name, c.input_type, c.output_type, c.code, reason == "accepted", reason, message, dup, c.doc)
+    f = self._as_function(c)
+    if isinstance(f, tuple): return verdict(*f)
+    xs = self.samples(f.in_cls)
+    out = self._run_thrice(f, xs)
+    if isinstance(out, tuple): return verdict(*out)
+    if (why := self._redundant(f, xs, out)) is not None: return verdict(*why)
+    self._outputs[f.fingerprint] = out
+    self.accepted.append(f)
+    return verdict("accepted", f"passed all checks on {len(xs)} samples")
+
+# %% ../nbs/09b_synthesize.ipynb #e76b7226
 @dataclass
 class SynthesisResult:
     "Verdicts of every candidate, the new basis and its manifest (and where it was written)."
@@ -210,26 +257,57 @@ class SynthesisResult:
     path: Path | None = None
 
     @property
-    def accepted(self) -> list[Verdict]: return [v for v in self.verdicts if v.accepted]
-    def counts(self) -> dict[str, int]: return dict(Counter(v.reason for v in self.verdicts))
+    def accepted(self) -> list[Verdict]:
+        "The verdicts of the accepted candidates."
+        return [v for v in self.verdicts if v.accepted]
+    def counts(self) -> dict[str, int]:
+        "How many candidates each reason (or `accepted`) has."
+        return dict(Counter(v.reason for v in self.verdicts))
 
+# %% ../nbs/09b_synthesize.ipynb #dad2fe7d
 def new_basis(basis: FunctionDefSet, accepted: Iterable[FunctionDef], basis_id: str | None = None) -> FunctionDefSet:
     "The basis extended by the accepted tools (after it, in order)."
     return FunctionDefSet([*basis, *accepted], name=basis_id or f"{basis.name}+synth",
                           description=f"{basis.name} and tools synthesized by a language model")
 
-def _ask(backend: Backend, prompt: str, n: int, api: str, temperature: float, max_tokens: int, seed: int) -> list[str]:
-    kw = dict(n=n, temperature=temperature, max_tokens=max_tokens, seed=seed)
-    outs = backend.chat([P.chat_messages(prompt)], **kw) if api == "chat" else backend.complete([prompt], **kw)
-    return [c.text for c in outs[0]]
-
+# %% ../nbs/09b_synthesize.ipynb #28ad99be
 def report_text(res: SynthesisResult) -> str:
+    "The run's `report.md`: the new basis, the accepted tools and the count of each rejection."
     lines = ["# Function synthesis", "", f"Basis `{res.basis.name}` ({len(res.basis)} tools), digest `{res.basis.digest}`.", "",
              f"{len(res.accepted)} of {len(res.verdicts)} candidates accepted.", "", "| tool | signature | doc |", "|---|---|---|"]
     lines += [f"| `{v.name}` | {v.input_type} -> {v.output_type} | {v.doc} |" for v in res.accepted]
     lines += ["", "| reason | candidates |", "|---|---|"] + [f"| {k} | {n} |" for k, n in sorted(res.counts().items())]
     return "\n".join(lines) + "\n"
 
+# %% ../nbs/09b_synthesize.ipynb #280971e5
+def _ask(backend: Backend, prompt: str, n: int, api: str, temperature: float, max_tokens: int, seed: int) -> list[str]:
+    kw = dict(n=n, temperature=temperature, max_tokens=max_tokens, seed=seed)
+    outs = backend.chat([P.chat_messages(prompt)], **kw) if api == "chat" else backend.complete([prompt], **kw)
+    return [c.text for c in outs[0]]
+
+# %% ../nbs/09b_synthesize.ipynb #7b86f433
+def _round(val: Validator, texts: list[str], r: int) -> list[Verdict]:
+    "The verdicts of every candidate in the completions `texts` of round `r` (accepted ones join `val.accepted`)."
+    new = []
+    for j, text in enumerate(texts):
+        cands = parse_candidates(text) or [Candidate(None, None, None, None, problem=f"no JSON candidate in: {text[:80]!r}")]
+        for c in cands:
+            vd = val.check(c); vd.round, vd.completion = r, j
+            new.append(vd)
+    return new
+
+# %% ../nbs/09b_synthesize.ipynb #7e560c99
+def _resume(run_dir, config: dict) -> tuple[RunDir, list[Verdict]]:
+    "The run directory and the verdicts of its finished rounds (more rounds extend a finished run)."
+    run = RunDir(run_dir, config, ignore_keys=("rounds",))
+    done = {e["round"] for e in run.events("round")}
+    path, verdicts = run.results / "candidates.jsonl", []
+    if path.exists():                             # keep the verdicts of finished rounds only
+        verdicts = [Verdict(**r) for _, r in read_jsonl(path) if r.get("round") in done]
+        write_jsonl(path, [v.to_dict() for v in verdicts])
+    return run, verdicts
+
+# %% ../nbs/09b_synthesize.ipynb #57c0ecc1
 def synthesize(backend: Backend, basis: FunctionDefSet | None = None, rounds: int = 1, n: int = 4, k: int = 4,
                api: str | None = None, temperature: float = 1.0, max_tokens: int = 1024, seed: int = 0,
                samples: int = 24, run_dir: str | Path | None = None, basis_id: str | None = None,
@@ -240,14 +318,9 @@ def synthesize(backend: Backend, basis: FunctionDefSet | None = None, rounds: in
     api = api or getattr(backend, "api", "completions")
     run, verdicts = None, []
     if run_dir is not None:
-        config = {"backend": repr(backend), "api": api, "basis": basis.digest, "basis_id": basis_id, "rounds": rounds,
-                  "n": n, "k": k, "temperature": temperature, "max_tokens": max_tokens, "seed": seed, "samples": samples}
-        run = RunDir(run_dir, config, ignore_keys=("rounds",))      # more rounds extend a finished run
-        done = {e["round"] for e in run.events("round")}
-        path = run.results / "candidates.jsonl"
-        if path.exists():                             # keep the verdicts of finished rounds only
-            verdicts = [Verdict(**r) for _, r in read_jsonl(path) if r.get("round") in done]
-            write_jsonl(path, [v.to_dict() for v in verdicts])
+        run, verdicts = _resume(run_dir, {"backend": repr(backend), "api": api, "basis": basis.digest, "basis_id": basis_id,
+                                          "rounds": rounds, "n": n, "k": k, "temperature": temperature,
+                                          "max_tokens": max_tokens, "seed": seed, "samples": samples})
     with Validator(basis, samples, seed, limits) as val:
         val.accepted = [v.function() for v in verdicts if v.accepted]
         done_rounds = {v.round for v in verdicts} if run is None else {e["round"] for e in run.events("round")}
@@ -257,12 +330,7 @@ def synthesize(backend: Backend, basis: FunctionDefSet | None = None, rounds: in
             try: texts = _ask(backend, prompt, n, api, temperature, max_tokens, seed * 1000 + r)
             except BackendError as e:
                 raise UserError(f"round {r}: the backend failed ({e.kind}): {e}") from None
-            new = []
-            for j, text in enumerate(texts):
-                cands = parse_candidates(text) or [Candidate(None, None, None, None, problem=f"no JSON candidate in: {text[:80]!r}")]
-                for c in cands:
-                    vd = val.check(c); vd.round, vd.completion = r, j
-                    new.append(vd)
+            new = _round(val, texts, r)
             verdicts += new
             if run is not None:
                 with open(run.results / "candidates.jsonl", "a", encoding="utf-8") as f:
@@ -276,37 +344,52 @@ def synthesize(backend: Backend, basis: FunctionDefSet | None = None, rounds: in
         run.write_report(report_text(res))
     return res
 
+# %% ../nbs/09b_synthesize.ipynb #c0nf1g01
+@dataclass
+class SynthesizeConfig:
+    "The options of `wl synthesize`."
+    out: str = field(metadata={"help": "run directory (resumes if it exists)"})
+    provider: str = field(default="vllm", metadata={"choices": sorted(PROVIDERS),
+                          "help": "where the model lives (openai, gemini, ollama, vllm: a local server such as `wl serve`)"})
+    base_url: str | None = field(default=None, metadata={"help": "the server's /v1 URL (if not given: the provider's)"})
+    model: str | None = field(default=None, metadata={"help": "model name (if not given: the provider's, or the server's first)"})
+    api_key: str | None = field(default=None, metadata={"help": "API key (if not given: the provider's environment variable)"})
+    api: str | None = field(default=None, metadata={"choices": ["chat", "completions"], "help": "endpoint (if not given: the provider's)"})
+    basis: str | None = field(default=None, metadata={"help": "basis manifest to extend (if not given: the built-in wl-core-v1 library)"})
+    basis_id: str | None = field(default=None, metadata={"help": "name of the new basis"})
+    rounds: int = field(default=1, metadata={"help": "rounds of asking (each sees the tools accepted before)"})
+    n: int = field(default=4, metadata={"help": "completions per round"})
+    k: int = field(default=4, metadata={"help": "tools asked for per completion"})
+    temperature: float = field(default=1.0, metadata={"help": "sampling temperature"})
+    max_tokens: int = field(default=1024, metadata={"help": "longest completion, in tokens"})
+    samples: int = field(default=24, metadata={"help": "sample inputs per type"})
+    seed: int = field(default=0, metadata={"help": "seed of the sampled inputs and of the requests"})
+    timeout: float = field(default=120.0, metadata={"help": "seconds to wait for each answer"})
+    max_retries: int = field(default=2, metadata={"help": "retries of a failed request"})
+    quiet: bool = field(default=False, metadata={"help": "no progress bar"})
+
+    def validate(self):
+        "Counts are at least 1."
+        for name in ("rounds", "n", "k", "samples", "max_tokens"):
+            if getattr(self, name) < 1: raise UserError(f"--{name.replace('_', '-')} must be at least 1")
+
+
 # %% ../nbs/09b_synthesize.ipynb #d3616370
+def start_basis(path: str | None) -> FunctionDefSet:
+    "The basis to extend: the manifest at `path` (`UserError` if it is missing or unusable), else the built-in library."
+    if not path: return basic_functions()
+    from wandering_light.common_functions import builtin_sets
+    bp = Path(path)
+    if not bp.exists(): raise UserError(f"{bp}: no such basis manifest")
+    try: return load_basis(bp, trusted=builtin_sets)
+    except (ValueError, KeyError, TypeError) as e: raise UserError(f"{bp}: not a usable basis manifest: {e}") from None
+
+# %% ../nbs/09b_synthesize.ipynb #af746f4d
 def main(argv: list[str] | None = None) -> int:
     "wl synthesize: grow the library with model-proposed tools, validated in the sandbox, into a new basis manifest."
-    p = argparse.ArgumentParser(prog="wl synthesize", description="Ask an OpenAI-compatible server for new tools; accept "
-                                "only those that pass the sandbox checks; write a new basis manifest (OUT/basis.json).")
-    p.add_argument("--out", required=True, help="run directory (resumes if it exists)")
-    p.add_argument("--provider", choices=sorted(PROVIDERS), default="vllm",
-                   help="where the model lives (openai, gemini, ollama, vllm: a local server such as `wl serve`)")
-    p.add_argument("--base-url", help="the server's /v1 URL (default: the provider's)")
-    p.add_argument("--model", help="model name (default: the provider's, or the server's first)")
-    p.add_argument("--api-key", help="API key (default: the provider's environment variable)")
-    p.add_argument("--api", choices=["chat", "completions"], default=None, help="endpoint (default: the provider's)")
-    p.add_argument("--basis", help="basis manifest to extend (default: the built-in wl-core-v1 library)")
-    p.add_argument("--basis-id", help="name of the new basis")
-    p.add_argument("--rounds", type=int, default=1); p.add_argument("--n", type=int, default=4, help="completions per round")
-    p.add_argument("--k", type=int, default=4, help="tools asked for per completion")
-    p.add_argument("--temperature", type=float, default=1.0); p.add_argument("--max-tokens", type=int, default=1024)
-    p.add_argument("--samples", type=int, default=24, help="sample inputs per type")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--timeout", type=float, default=120.0); p.add_argument("--max-retries", type=int, default=2)
-    p.add_argument("--quiet", action="store_true")
-    a = p.parse_args(argv)
-    for name in ("rounds", "n", "k", "samples", "max_tokens"):
-        if getattr(a, name) < 1: raise UserError(f"--{name.replace('_', '-')} must be at least 1")
-    if a.basis:
-        from wandering_light.common_functions import builtin_sets
-        bp = Path(a.basis)
-        if not bp.exists(): raise UserError(f"{bp}: no such basis manifest")
-        try: basis = load_basis(bp, trusted=builtin_sets)
-        except (ValueError, KeyError, TypeError) as e: raise UserError(f"{bp}: not a usable basis manifest: {e}") from None
-    else: basis = basic_functions()
+    a = parse_config(SynthesizeConfig, argv, prog="wl synthesize", description="Ask an OpenAI-compatible server for new "
+                     "tools; accept only those that pass the sandbox checks; write a new basis manifest (OUT/basis.json).")
+    basis = start_basis(a.basis)
     backend = OpenAIBackend(a.model, a.base_url, a.api_key, a.provider, a.timeout, a.max_retries, api=a.api)
     res = synthesize(backend, basis, a.rounds, a.n, a.k, a.api, a.temperature, a.max_tokens, a.seed, a.samples, a.out,
                      a.basis_id, progress=not a.quiet)

@@ -6,17 +6,18 @@ Docs: https://wandering-light.github.io/wandering_light/tasks.html.md"""
 
 # %% ../nbs/06_tasks.ipynb #e1a6d37e
 from __future__ import annotations
-import argparse, contextlib, hashlib, json, random, string, time
+import contextlib, dataclasses, hashlib, json, random, string, sys, time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
+from fastcore.basics import patch
 from .typed_list import TypedList, short_type_name
 from .function_def import FunctionDefList, FunctionDefSet
 from .executor import Executor
 from .trajectory import Trajectory, random_walk
 from .solver import Expansion, SearchSpace, bfs
-from .utils import RunDir, UserError, read_jsonl, write_jsonl
+from .utils import RunDir, UserError, parse_config, read_jsonl, write_jsonl
 
 # %% auto #0
 __all__ = ['SCHEMA_VERSION', 'PACKAGED_TASK_SETS', 'DEFAULT_EVAL_SET', 'load_tasks', 'INPUT_TYPES', 'VALUE_MAKERS', 'SPLITS',
@@ -24,18 +25,40 @@ __all__ = ['SCHEMA_VERSION', 'PACKAGED_TASK_SETS', 'DEFAULT_EVAL_SET', 'load_tas
            'read_tasks', 'write_tasks', 'as_dataset', 'task_from_row', 'random_input', 'SearchLimits', 'walk_tasks',
            'split_of', 'split_by_root', 'certified_limit', 'answer_index', 'deep_tasks', 'make_deep_tasks',
            'expansion_tasks', 'ProposalError', 'task_from_proposal', 'ProposerTask', 'read_proposer_tasks',
-           'make_proposer_tasks', 'run_lock', 'load_data_dir', 'create_data', 'data_main', 'Verdict', 'verify_tasks',
-           'verify_main']
+           'make_proposer_tasks', 'run_lock', 'load_data_dir', 'create_data', 'DataConfig', 'data_main', 'Verdict',
+           'verify_tasks', 'VerifyConfig', 'verify_main']
 
-# %% ../nbs/06_tasks.ipynb #85e4c41c
+# %% ../nbs/06_tasks.ipynb #dd5a2edb
 SCHEMA_VERSION = 1
 _CORE = ("input", "output", "relabeled_functions", "relabeled_length", "lower_bound", "upper_bound", "certified",
          "method", "basis", "split")
 
 def default_functions() -> FunctionDefSet:
+    "The built-in library (imported on first use)."
     from wandering_light.common_functions import basic_fns
     return basic_fns
 
+# %% ../nbs/06_tasks.ipynb #9a72b65a
+def _record_batch(r: dict, k: str, where: str) -> TypedList:
+    "Field `k` of record `r` as a `TypedList` (JSON text or data); `UserError` naming `where` if it is bad."
+    try: return TypedList.from_str(r[k]) if isinstance(r[k], str) else TypedList.from_json(r[k])
+    except (ValueError, TypeError) as e: raise UserError(f"{where}: bad {k}: {e}") from None
+
+def _record_label(r: dict, functions: FunctionDefSet | None, where: str) -> list[str] | None:
+    "The label of record `r` as tool names of `functions` (None if it has none); `UserError` naming `where` if it is bad."
+    names = r.get("relabeled_functions")
+    if names is None: return None
+    if isinstance(names, str): names = [n.strip() for n in names.split(",") if n.strip()]
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise UserError(f"{where}: relabeled_functions must be a list of tool names")
+    fs = functions if functions is not None else default_functions()
+    unknown = [n for n in names if n not in fs]
+    if unknown: raise UserError(f"{where}: unknown function(s): {', '.join(unknown)}")
+    if r.get("relabeled_length") is not None and r["relabeled_length"] != len(names):
+        raise UserError(f"{where}: relabeled_length is {r['relabeled_length']} but the label has {len(names)} tools")
+    return names
+
+# %% ../nbs/06_tasks.ipynb #f3423bd4
 @dataclass
 class InductionTask:
     "An induction task `input -> output` with a label (a solution, shortest when `certified`) and its provenance."
@@ -51,55 +74,14 @@ class InductionTask:
     provenance: dict = field(default_factory=dict)
     where: str | None = field(default=None, compare=False, repr=False)   # "file:line" it was read from
 
-    @property
-    def length(self) -> int | None: return None if self.functions is None else len(self.functions)
-    @property
-    def distance(self) -> int | None:
-        "The certified distance (the length of a proven-shortest label), or None."
-        return self.length if self.certified else None
-    @property
-    def key(self) -> tuple:
-        "Identity of the task for deduplication: input and output under answer equality."
-        return (self.input.answer_key(), self.output.answer_key())
-    @property
-    def pipeline(self) -> str: return ", ".join(self.functions or [])
-
-    def trajectory(self, functions: FunctionDefSet | None = None) -> Trajectory:
-        "The label as a `Trajectory` (not executed: `.spec.execute()` checks it)."
-        fs = functions if functions is not None else default_functions()
-        return Trajectory(self.input, FunctionDefList(fs[n] for n in self.functions or []), self.output)
-
-    def to_record(self, compact: bool = False) -> dict:
-        "The JSON record (see the table above); `compact` keeps only the core fields."
-        r = {"input": self.input.to_string(), "output": self.output.to_string()}
-        if self.functions is not None:
-            r["relabeled_functions"] = list(self.functions); r["relabeled_length"] = len(self.functions)
-        r.update(lower_bound=self.lower_bound, upper_bound=self.upper_bound, certified=self.certified)
-        for k in ("method", "basis", "split"):
-            if getattr(self, k) is not None: r[k] = getattr(self, k)
-        if not compact: r.update(self.provenance)
-        return r
-
     @classmethod
     def from_record(cls, r: dict, functions: FunctionDefSet | None = None, where: str = "task") -> "InductionTask":
         "Read a record; `UserError` naming `where` (file:line) for anything malformed or an unknown tool name."
         if not isinstance(r, dict): raise UserError(f"{where}: a task is a JSON object, got {type(r).__name__}")
         for k in ("input", "output"):
             if k not in r: raise UserError(f"{where}: missing field {k!r}")
-        def tl(k):
-            try: return TypedList.from_str(r[k]) if isinstance(r[k], str) else TypedList.from_json(r[k])
-            except (ValueError, TypeError) as e: raise UserError(f"{where}: bad {k}: {e}") from None
-        inp, out = tl("input"), tl("output")
-        names = r.get("relabeled_functions")
-        if names is not None:
-            if isinstance(names, str): names = [n.strip() for n in names.split(",") if n.strip()]
-            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-                raise UserError(f"{where}: relabeled_functions must be a list of tool names")
-            fs = functions if functions is not None else default_functions()
-            unknown = [n for n in names if n not in fs]
-            if unknown: raise UserError(f"{where}: unknown function(s): {', '.join(unknown)}")
-            if r.get("relabeled_length") is not None and r["relabeled_length"] != len(names):
-                raise UserError(f"{where}: relabeled_length is {r['relabeled_length']} but the label has {len(names)} tools")
+        inp, out = _record_batch(r, "input", where), _record_batch(r, "output", where)
+        names = _record_label(r, functions, where)
         prov = {k: v for k, v in r.items() if k not in _CORE}
         return cls(inp, out, names, bool(r.get("certified", False)), r.get("lower_bound"), r.get("upper_bound"),
                    r.get("method"), r.get("basis"), r.get("split"), prov, where)
@@ -108,15 +90,59 @@ class InductionTask:
         d = f"distance {self.distance}" if self.certified else "uncertified"
         return f"InductionTask({self.input!r} -> {self.output!r}; [{self.pipeline}], {d})"
 
-# %% ../nbs/06_tasks.ipynb #9907777d
+# %% ../nbs/06_tasks.ipynb #b6403b8e
+@patch(as_prop=True)
+def length(self: InductionTask) -> int | None:
+    "The label's length (None without a label)."
+    return None if self.functions is None else len(self.functions)
+
+# %% ../nbs/06_tasks.ipynb #c010e5cb
+@patch(as_prop=True)
+def distance(self: InductionTask) -> int | None:
+    "The certified distance (the length of a proven-shortest label), or None."
+    return self.length if self.certified else None
+
+# %% ../nbs/06_tasks.ipynb #e11fc790
+@patch(as_prop=True)
+def key(self: InductionTask) -> tuple:
+    "Identity of the task for deduplication: input and output under answer equality."
+    return (self.input.answer_key(), self.output.answer_key())
+
+# %% ../nbs/06_tasks.ipynb #97f5959c
+@patch(as_prop=True)
+def pipeline(self: InductionTask) -> str:
+    "The label as pipeline text, `'double, inc'`."
+    return ", ".join(self.functions or [])
+
+# %% ../nbs/06_tasks.ipynb #bf7bb390
+@patch
+def trajectory(self: InductionTask, functions: FunctionDefSet | None = None) -> Trajectory:
+    "The label as a `Trajectory` (not executed: `.spec.execute()` checks it)."
+    fs = functions if functions is not None else default_functions()
+    return Trajectory(self.input, FunctionDefList(fs[n] for n in self.functions or []), self.output)
+
+# %% ../nbs/06_tasks.ipynb #6e180edc
+@patch
+def to_record(self: InductionTask, compact: bool = False) -> dict:
+    "The JSON record (see the table above); `compact` keeps only the core fields."
+    r = {"input": self.input.to_string(), "output": self.output.to_string()}
+    if self.functions is not None:
+        r["relabeled_functions"] = list(self.functions); r["relabeled_length"] = len(self.functions)
+    r.update(lower_bound=self.lower_bound, upper_bound=self.upper_bound, certified=self.certified)
+    for k in ("method", "basis", "split"):
+        if getattr(self, k) is not None: r[k] = getattr(self, k)
+    if not compact: r.update(self.provenance)
+    return r
+
+# %% ../nbs/06_tasks.ipynb #8005b632
 PACKAGED_TASK_SETS = {"random_inputs_500_shortest_v1": "random_inputs_500_shortest_v1.jsonl.gz"}
 DEFAULT_EVAL_SET = "random_inputs_500_shortest_v1"
-
 def packaged_path(name: str) -> Path:
     "The path of a file in the package's `data/` folder."
     from importlib.resources import files
     return Path(str(files("wandering_light") / "data" / name))
 
+# %% ../nbs/06_tasks.ipynb #f4b67bf0
 def resolve_task_file(name_or_path: str | Path) -> Path:
     "A task file path, or the packaged file of a task-set name; `UserError` if neither exists."
     p = Path(name_or_path)
@@ -125,18 +151,17 @@ def resolve_task_file(name_or_path: str | Path) -> Path:
     if name in PACKAGED_TASK_SETS: return packaged_path(PACKAGED_TASK_SETS[name])
     raise UserError(f"{name_or_path}: no such file (nor a packaged task set: {', '.join(PACKAGED_TASK_SETS)})")
 
+# %% ../nbs/06_tasks.ipynb #b8c9ab7a
 def read_tasks(name_or_path: str | Path, functions: FunctionDefSet | None = None) -> list[InductionTask]:
     "Read a task file (or a packaged task set by name)."
     path = resolve_task_file(name_or_path)
     return [InductionTask.from_record(r, functions, f"{path}:{i}") for i, r in read_jsonl(path)]
-
 load_tasks = read_tasks
-
 def write_tasks(path: str | Path, tasks: Iterable[InductionTask]) -> int:
     "Write tasks atomically (gzipped if the name ends in `.gz`); returns the number written."
     return write_jsonl(path, (t.to_record() for t in tasks))
 
-# %% ../nbs/06_tasks.ipynb #efea26e7
+# %% ../nbs/06_tasks.ipynb #d705b870
 def as_dataset(tasks: Iterable[InductionTask] | str | Path, compact: bool = False):
     "A Hugging Face `datasets.Dataset` with one row per task record."
     import datasets
@@ -145,20 +170,21 @@ def as_dataset(tasks: Iterable[InductionTask] | str | Path, compact: bool = Fals
     cols = list(dict.fromkeys(k for r in records for k in r))
     return datasets.Dataset.from_dict({k: [r.get(k) for r in records] for k in cols})
 
+# %% ../nbs/06_tasks.ipynb #64b086b3
 def task_from_row(row: dict, functions: FunctionDefSet | None = None) -> InductionTask:
     "A task from a dataset row (in a table made from mixed records, fields a record lacked come back as None)."
     return InductionTask.from_record(dict(row), functions, "row")
 
-# %% ../nbs/06_tasks.ipynb #628f8807
+# %% ../nbs/06_tasks.ipynb #a59ed712
 INPUT_TYPES = (int, float, str, bool, list, dict, tuple, set, bytes, bytearray, complex, range)
 _ALNUM = string.ascii_letters + string.digits
-
 def _ints(rng, most=3): return [rng.randint(-5, 5) for _ in range(rng.randint(0, most))]
 def _octets(rng): return [rng.randrange(256) for _ in range(rng.randint(0, 4))]
 def _range(rng):
     start = rng.randint(0, 3)
     return range(start, start + rng.randint(0, 5))
 
+# %% ../nbs/06_tasks.ipynb #a1ae4d9f
 VALUE_MAKERS: dict[type, Callable[[random.Random], object]] = {
     int: lambda rng: rng.randint(-9, 9),
     float: lambda rng: rng.uniform(-10, 10),
@@ -174,6 +200,7 @@ VALUE_MAKERS: dict[type, Callable[[random.Random], object]] = {
     range: _range,
 }
 
+# %% ../nbs/06_tasks.ipynb #f657f3b5
 def random_input(item_type: type | None = None, rng: random.Random | None = None,
                  min_items: int = 3, max_items: int = 5) -> TypedList:
     "A random batch of `min_items` to `max_items` values of `item_type` (a random one of `INPUT_TYPES` if None)."
@@ -182,13 +209,14 @@ def random_input(item_type: type | None = None, rng: random.Random | None = None
     make = VALUE_MAKERS[t]
     return TypedList([make(rng) for _ in range(rng.randint(min_items, max_items))], t)
 
-# %% ../nbs/06_tasks.ipynb #d2125b22
+# %% ../nbs/06_tasks.ipynb #fb2b8256
 @dataclass
 class SearchLimits:
     "Limits for one labelling search."
     max_states: int = 200_000
     timeout_s: float | None = 10.0
 
+# %% ../nbs/06_tasks.ipynb #ffc17136
 def walk_tasks(root: TypedList, n_walks: int, rng: random.Random, functions: FunctionDefSet | None = None,
                max_length: int = 4, limits: SearchLimits | None = None, space: SearchSpace | None = None,
                executor: Executor | None = None, stats: Counter | None = None) -> list[InductionTask]:
@@ -215,9 +243,10 @@ def walk_tasks(root: TypedList, n_walks: int, rng: random.Random, functions: Fun
         stats["tasks"] += 1
     return out
 
-# %% ../nbs/06_tasks.ipynb #bccaf551
+# %% ../nbs/06_tasks.ipynb #a52186d0
 SPLITS = ("train", "validation", "test")
 
+# %% ../nbs/06_tasks.ipynb #2d503048
 def split_of(input: TypedList, fractions: Sequence[float] = (0.8, 0.1, 0.1), salt: str = "") -> str:
     "The split (`train`, `validation` or `test`) of every task whose input is `input`."
     h = hashlib.sha256((salt + repr(input.answer_key())).encode()).digest()
@@ -227,6 +256,7 @@ def split_of(input: TypedList, fractions: Sequence[float] = (0.8, 0.1, 0.1), sal
         if u < acc: return name
     return SPLITS[len(fractions) - 1]
 
+# %% ../nbs/06_tasks.ipynb #216fc0ae
 def split_by_root(tasks: Iterable[InductionTask], fractions: Sequence[float] = (0.8, 0.1, 0.1),
                   salt: str = "") -> dict[str, list[InductionTask]]:
     "Group tasks into splits by input; sets each task's `split`."
@@ -235,11 +265,12 @@ def split_by_root(tasks: Iterable[InductionTask], fractions: Sequence[float] = (
         t.split = split_of(t.input, fractions, salt); out[t.split].append(t)
     return out
 
-# %% ../nbs/06_tasks.ipynb #b967b8d9
+# %% ../nbs/06_tasks.ipynb #9a4d68cf
 def certified_limit(e: Expansion) -> int:
     "The largest depth at which every state of `e` has a certified distance (see above)."
     return e.certified_depth if e.complete else e.certified_depth + 1
 
+# %% ../nbs/06_tasks.ipynb #64dd4172
 def answer_index(e: Expansion) -> dict:
     "Map each answer class (`TypedList.answer_key()`) reached by `e` to its shallowest state id."
     acls, best = e.space.answer_class, {}
@@ -247,7 +278,7 @@ def answer_index(e: Expansion) -> dict:
         best.setdefault((t, tuple([acls(v) for v in vids])), i)
     return best
 
-# %% ../nbs/06_tasks.ipynb #85fec82b
+# %% ../nbs/06_tasks.ipynb #9acc5c6c
 def deep_tasks(root: TypedList, rng: random.Random, functions: FunctionDefSet | None = None, min_distance: int = 5,
                max_distance: int = 8, per_distance: int = 2, max_states: int = 300_000,
                timeout_s: float | None = 60.0) -> tuple[list[InductionTask], Expansion]:
@@ -267,9 +298,10 @@ def deep_tasks(root: TypedList, rng: random.Random, functions: FunctionDefSet | 
                                                  "schema_version": SCHEMA_VERSION}))
     return out, e
 
-# %% ../nbs/06_tasks.ipynb #d5e683e0
+# %% ../nbs/06_tasks.ipynb #da935cc8
 def _direct(name: str, make: Callable): return make()
 
+# %% ../nbs/06_tasks.ipynb #5fea17b6
 def make_deep_tasks(n: int, seed: int = 0, functions: FunctionDefSet | None = None, min_distance: int = 5,
                     max_distance: int = 8, per_distance: int = 2, max_states: int = 300_000, max_roots: int | None = None,
                     exclude: set | None = None, progress: bool = False,
@@ -306,9 +338,10 @@ def make_deep_tasks(n: int, seed: int = 0, functions: FunctionDefSet | None = No
     stats.update({f"missing_distance_{d}": q for d, q in quota.items() if q})
     return out, stats
 
-# %% ../nbs/06_tasks.ipynb #8359f47a
+# %% ../nbs/06_tasks.ipynb #5681e2be
 EVAL_DISTANCE_WEIGHTS = {1: 0.38, 2: 0.42, 3: 0.18, 4: 0.02}
 
+# %% ../nbs/06_tasks.ipynb #9ba0fbac
 def expansion_tasks(root: TypedList, rng: random.Random, per_root: int = 8, weights: dict | None = None,
                     functions: FunctionDefSet | None = None, max_states: int = 20_000,
                     space: SearchSpace | None = None) -> list[InductionTask]:
@@ -335,11 +368,12 @@ def expansion_tasks(root: TypedList, rng: random.Random, per_root: int = 8, weig
                                              "schema_version": SCHEMA_VERSION}))
     return out
 
-# %% ../nbs/06_tasks.ipynb #51b29ba5
+# %% ../nbs/06_tasks.ipynb #797eb239
 class ProposalError(ValueError):
     "A proposal that cannot become a task; `kind` is `bad_input`, `unknown_function`, `execution` or `no_op`."
     def __init__(self, kind: str, message: str): super().__init__(message); self.kind = kind
 
+# %% ../nbs/06_tasks.ipynb #a1935a92
 def task_from_proposal(input: TypedList | str | list, pipeline: str | Sequence[str], functions: FunctionDefSet | None = None,
                        certify: bool = True, limits: SearchLimits | None = None,
                        executor: Executor | None = None) -> InductionTask:
@@ -364,6 +398,7 @@ def task_from_proposal(input: TypedList | str | list, pipeline: str | Sequence[s
         task.provenance["proposed_functions"] = names
     return task
 
+# %% ../nbs/06_tasks.ipynb #91ec8365
 @dataclass
 class ProposerTask:
     "Solved examples to show, and a target task to propose."
@@ -373,6 +408,7 @@ class ProposerTask:
     split: str | None = None
 
     def to_record(self) -> dict:
+        "The JSON record: `kind: proposer`, the examples and the target as compact task records."
         r = {"kind": "proposer", "examples": [t.to_record(compact=True) for t in self.examples],
              "target": self.target.to_record(compact=True)}
         for k in ("basis", "split"):
@@ -381,15 +417,18 @@ class ProposerTask:
 
     @classmethod
     def from_record(cls, r: dict, functions: FunctionDefSet | None = None, where: str = "task") -> "ProposerTask":
+        "Read a proposer record; `UserError` naming `where` for anything malformed."
         if not isinstance(r, dict) or r.get("kind") != "proposer" or not isinstance(r.get("examples"), list) or "target" not in r:
             raise UserError(f"{where}: not a proposer record (needs kind 'proposer', examples, target)")
         return cls([InductionTask.from_record(x, functions, f"{where} example {i}") for i, x in enumerate(r["examples"])],
                    InductionTask.from_record(r["target"], functions, f"{where} target"), r.get("basis"), r.get("split"))
 
+# %% ../nbs/06_tasks.ipynb #c800f3da
 def read_proposer_tasks(path: str | Path, functions: FunctionDefSet | None = None) -> list[ProposerTask]:
     "Read a file of proposer records."
     return [ProposerTask.from_record(r, functions, f"{path}:{i}") for i, r in read_jsonl(path)]
 
+# %% ../nbs/06_tasks.ipynb #94f00003
 def make_proposer_tasks(pool: Sequence[InductionTask], n: int, n_examples: int = 3, seed: int = 0) -> list[ProposerTask]:
     "`n` proposer tasks from a pool of certified tasks: `n_examples` shown, a target on an input none of them uses."
     pool = [t for t in pool if t.certified]
@@ -404,7 +443,7 @@ def make_proposer_tasks(pool: Sequence[InductionTask], n: int, n_examples: int =
         out.append(ProposerTask(examples, target, target.basis, target.split))
     return out
 
-# %% ../nbs/06_tasks.ipynb #ef92583a
+# %% ../nbs/06_tasks.ipynb #00790de6
 @contextlib.contextmanager
 def run_lock(path: str | Path):
     "Hold an exclusive lock on the run directory `path` (created if needed); `UserError` if another process holds it."
@@ -419,7 +458,7 @@ def run_lock(path: str | Path):
         yield
     finally: f.close()
 
-# %% ../nbs/06_tasks.ipynb #833dea98
+# %% ../nbs/06_tasks.ipynb #2ea745a5
 def load_data_dir(path: str | Path, functions: FunctionDefSet | None = None):
     "The splits of a `create_data` run directory as a `datasets.DatasetDict` (`train`, `validation`, `test`)."
     import datasets
@@ -428,9 +467,11 @@ def load_data_dir(path: str | Path, functions: FunctionDefSet | None = None):
     if not found: raise UserError(f"{path}: no split files (train.jsonl.gz, ...); is it a `wl data` run directory?")
     return datasets.DatasetDict({s: as_dataset(read_tasks(p, functions)) for s, p in found.items()})
 
+# %% ../nbs/06_tasks.ipynb #825d06c9
 def _eval_inputs(names: Sequence[str]) -> set:
     return {t.input.answer_key() for n in names for t in read_tasks(n)}
 
+# %% ../nbs/06_tasks.ipynb #8121b064
 def _shard(run: RunDir, name: str, make: Callable[[], tuple[list[InductionTask], Counter]]) -> tuple[list[InductionTask], Counter]:
     "Load shard `name` if a previous run wrote it; otherwise make it, log its statistics, and write it atomically."
     path = run.results / f"{name}.jsonl.gz"
@@ -442,6 +483,61 @@ def _shard(run: RunDir, name: str, make: Callable[[], tuple[list[InductionTask],
     write_tasks(path, tasks)
     return tasks, stats
 
+# %% ../nbs/06_tasks.ipynb #103d2e1b
+def _check_data_args(n_tasks: int, n_deep: int, n_proposer: int, max_length: int, fractions: Sequence[float], method: str):
+    "`UserError` for arguments of `create_data` that cannot work."
+    if n_tasks < 0 or n_deep < 0 or n_proposer < 0: raise UserError("task counts must not be negative")
+    if not (1 <= max_length <= 8): raise UserError("max_length must be between 1 and 8")
+    if len(fractions) != 3 or abs(sum(fractions) - 1) > 1e-9 or min(fractions) < 0:
+        raise UserError("split fractions must be three non-negative numbers that sum to 1")
+    if method not in ("walk", "expansion"): raise UserError(f"unknown method {method!r}; choose walk or expansion")
+
+# %% ../nbs/06_tasks.ipynb #7c99c3f9
+def _walk_shard(i: int, fs: FunctionDefSet, config: dict, method: str, weights: dict | None, limits: SearchLimits,
+                exclude: set) -> tuple[list[InductionTask], Counter]:
+    "Shard `i` of a data run: tasks from `config['roots_per_shard']` roots (walks, or targets of an expansion), and statistics."
+    seed, roots_per_shard, walks_per_root = config["seed"], config["roots_per_shard"], config["walks_per_root"]
+    rng, st, ex, tasks = random.Random(f"{seed}:walk:{i}"), Counter(), Executor(fs), []
+    space = SearchSpace(fs)
+    for j in range(roots_per_shard):
+        t = INPUT_TYPES[(i * roots_per_shard + j) % len(INPUT_TYPES)]
+        root = random_input(t, rng) if method == "walk" else random_input(t, rng, 2, 5)
+        if root.answer_key() in exclude: st["excluded_root"] += 1; continue
+        if len(space.values) > 1_000_000: space = SearchSpace(fs)
+        if method == "walk": tasks += walk_tasks(root, walks_per_root, rng, fs, config["max_length"], limits, space, ex, st)
+        else:
+            got = expansion_tasks(root, rng, walks_per_root, weights, fs, min(config["max_states"], 20_000), space)
+            st["roots"] += 1; st["tasks"] += len(got); tasks += got
+    return tasks, st
+
+# %% ../nbs/06_tasks.ipynb #28cd098a
+def _write_splits(run: RunDir, fs: FunctionDefSet, splits: dict, stats: Counter, n_proposer: int, proposer_examples: int,
+                  seed: int, n_total: int) -> dict:
+    "Write the split files of a data run, and its proposer tasks (spread over the splits); returns the summary."
+    summary = {"basis": fs.digest, "files": {}, "stats": dict(sorted(stats.items()))}
+    for s, ts in splits.items():
+        write_tasks(run.path / f"{s}.jsonl.gz", ts)
+        summary["files"][f"{s}.jsonl.gz"] = {"tasks": len(ts),
+                                             "by_distance": dict(sorted(Counter(t.distance for t in ts).items()))}
+    if n_proposer:
+        for s, ts in splits.items():
+            k = round(n_proposer * len(ts) / max(1, n_total))
+            if k == 0 or len({t.input.answer_key() for t in ts}) < 2: continue
+            ps = make_proposer_tasks(ts, k, proposer_examples, seed=f"{seed}:{s}")
+            write_jsonl(run.path / f"proposer_{s}.jsonl.gz", (p.to_record() for p in ps))
+            summary["files"][f"proposer_{s}.jsonl.gz"] = {"tasks": len(ps)}
+    return summary
+
+def _write_data_report(run: RunDir, fs: FunctionDefSet, seed: int, summary: dict):
+    "Log the summary of a data run, and write its `report.md` and `summary.json`."
+    run.log("summary", **summary)
+    lines = [f"# Task data\n", f"Basis `{fs.digest}`; seed {seed}.\n", "| file | tasks | by distance |", "|---|---|---|"]
+    lines += [f"| `{f}` | {v['tasks']} | {v.get('by_distance', '')} |" for f, v in summary["files"].items()]
+    lines += ["", "Statistics: " + ", ".join(f"{k} {v}" for k, v in summary["stats"].items())]
+    run.write_report("\n".join(lines) + "\n")
+    (run.path / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+
+# %% ../nbs/06_tasks.ipynb #be95614e
 def create_data(out: str | Path, n_tasks: int = 1000, seed: int = 0, max_length: int = 4, walks_per_root: int = 4,
                 roots_per_shard: int = 50, n_deep: int = 0, deep_min_distance: int = 5, deep_max_distance: int = 8,
                 deep_max_states: int = 300_000, n_proposer: int = 0, proposer_examples: int = 3,
@@ -451,11 +547,7 @@ def create_data(out: str | Path, n_tasks: int = 1000, seed: int = 0, max_length:
                 weights: dict | None = None) -> dict:
     "Generate certified task data into the run directory `out` (see above); returns the summary."
     from tqdm.auto import tqdm
-    if n_tasks < 0 or n_deep < 0 or n_proposer < 0: raise UserError("task counts must not be negative")
-    if not (1 <= max_length <= 8): raise UserError("max_length must be between 1 and 8")
-    if len(fractions) != 3 or abs(sum(fractions) - 1) > 1e-9 or min(fractions) < 0:
-        raise UserError("split fractions must be three non-negative numbers that sum to 1")
-    if method not in ("walk", "expansion"): raise UserError(f"unknown method {method!r}; choose walk or expansion")
+    _check_data_args(n_tasks, n_deep, n_proposer, max_length, fractions, method)
     fs = functions if functions is not None else default_functions()
     config = dict(n_tasks=n_tasks, seed=seed, max_length=max_length, walks_per_root=walks_per_root,
                   roots_per_shard=roots_per_shard, n_deep=n_deep, deep_min_distance=deep_min_distance,
@@ -470,20 +562,6 @@ def create_data(out: str | Path, n_tasks: int = 1000, seed: int = 0, max_length:
         exclude = _eval_inputs([DEFAULT_EVAL_SET]) if exclude_eval else set()
         limits, stats = SearchLimits(max_states, timeout_s), Counter()
 
-        def walk_shard(i: int):
-            rng, st, ex, tasks = random.Random(f"{seed}:walk:{i}"), Counter(), Executor(fs), []
-            space = SearchSpace(fs)
-            for j in range(roots_per_shard):
-                t = INPUT_TYPES[(i * roots_per_shard + j) % len(INPUT_TYPES)]
-                root = random_input(t, rng) if method == "walk" else random_input(t, rng, 2, 5)
-                if root.answer_key() in exclude: st["excluded_root"] += 1; continue
-                if len(space.values) > 1_000_000: space = SearchSpace(fs)
-                if method == "walk": tasks += walk_tasks(root, walks_per_root, rng, fs, max_length, limits, space, ex, st)
-                else:
-                    got = expansion_tasks(root, rng, walks_per_root, weights, fs, min(max_states, 20_000), space)
-                    st["roots"] += 1; st["tasks"] += len(got); tasks += got
-            return tasks, st
-
         def shard(name, make):
             res = _shard(run, name, make)
             if on_shard: on_shard(name)
@@ -494,7 +572,7 @@ def create_data(out: str | Path, n_tasks: int = 1000, seed: int = 0, max_length:
         max_shards = 20 + 4 * n_tasks // max(1, roots_per_shard)
         while len(walk) < n_tasks:
             if i >= max_shards: raise UserError(f"gave up after {i} shards with {len(walk)} of {n_tasks} tasks")
-            got, st = shard(f"{method}-{i:05d}", lambda: walk_shard(i))
+            got, st = shard(f"{method}-{i:05d}", lambda: _walk_shard(i, fs, config, method, weights, limits, exclude))
             stats.update(st)
             for t in got:
                 if len(walk) < n_tasks and t.key not in seen: seen.add(t.key); walk.append(t); bar.update(1)
@@ -510,61 +588,58 @@ def create_data(out: str | Path, n_tasks: int = 1000, seed: int = 0, max_length:
             deep = [t for t in deep if t.key not in seen]
 
         splits = split_by_root(walk + deep, fractions)
-        summary = {"basis": fs.digest, "files": {}, "stats": dict(sorted(stats.items()))}
-        for s, ts in splits.items():
-            write_tasks(run.path / f"{s}.jsonl.gz", ts)
-            summary["files"][f"{s}.jsonl.gz"] = {"tasks": len(ts),
-                                                 "by_distance": dict(sorted(Counter(t.distance for t in ts).items()))}
-        if n_proposer:
-            for s, ts in splits.items():
-                k = round(n_proposer * len(ts) / max(1, len(walk) + len(deep)))
-                if k == 0 or len({t.input.answer_key() for t in ts}) < 2: continue
-                ps = make_proposer_tasks(ts, k, proposer_examples, seed=f"{seed}:{s}")
-                write_jsonl(run.path / f"proposer_{s}.jsonl.gz", (p.to_record() for p in ps))
-                summary["files"][f"proposer_{s}.jsonl.gz"] = {"tasks": len(ps)}
-        run.log("summary", **summary)
-        lines = [f"# Task data\n", f"Basis `{fs.digest}`; seed {seed}.\n", "| file | tasks | by distance |", "|---|---|---|"]
-        lines += [f"| `{f}` | {v['tasks']} | {v.get('by_distance', '')} |" for f, v in summary["files"].items()]
-        lines += ["", "Statistics: " + ", ".join(f"{k} {v}" for k, v in summary["stats"].items())]
-        run.write_report("\n".join(lines) + "\n")
-        (run.path / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+        summary = _write_splits(run, fs, splits, stats, n_proposer, proposer_examples, seed, len(walk) + len(deep))
+        _write_data_report(run, fs, seed, summary)
         return summary
 
-# %% ../nbs/06_tasks.ipynb #fb2ca556
+# %% ../nbs/06_tasks.ipynb #2fe18bba
+@dataclass
+class DataConfig:
+    "Options of `wl data` (each field is the flag `--name`, also spelled with hyphens)."
+    out: str = field(metadata={"help": "run directory (re-running the same command resumes it)"})
+    tasks: int = field(default=1000, metadata={"help": "walk-based induction tasks", "min": 0})
+    deep: int = field(default=0, metadata={"help": "deep tasks (distances --deep-min..--deep-max) by forward expansion", "min": 0})
+    deep_min: int = field(default=5, metadata={"help": "shortest distance of a deep task"})
+    deep_max: int = field(default=8, metadata={"help": "longest distance of a deep task"})
+    deep_max_states: int = field(default=300_000, metadata={"help": "state limit of one deep expansion"})
+    proposer: int = field(default=0, metadata={"help": "proposer tasks, spread over the splits", "min": 0})
+    examples: int = field(default=3, metadata={"help": "solved examples in a proposer task"})
+    seed: int = field(default=0, metadata={"help": "random seed"})
+    max_length: int = field(default=4, metadata={"help": "longest random walk (so the largest walk-task distance)", "min": 1, "max": 8})
+    walks_per_root: int = field(default=4, metadata={"help": "tasks per root (walks, or targets of an expansion)"})
+    method: str = field(default="walk", metadata={"choices": ["walk", "expansion"], "help": "walk: random walks "
+                        "relabelled by search; expansion: several targets read off one forward expansion per root, "
+                        "distances weighted like the evaluation set (much faster)"})
+    max_states: int = field(default=200_000, metadata={"help": "state limit of one labelling search"})
+    timeout: float = field(default=10.0, metadata={"help": "time limit of one labelling search, seconds"})
+    split: str = field(default="0.8,0.1,0.1", metadata={"help": "train,validation,test fractions"})
+    include_eval_inputs: bool = field(default=False, metadata={"help": "do not exclude the packaged eval set's inputs"})
+    quiet: bool = field(default=False, metadata={"help": "no progress bars"})
+
+    @property
+    def fractions(self) -> list[float]:
+        "`--split` as three numbers."
+        try: return [float(x) for x in self.split.split(",")]
+        except ValueError: raise UserError(f"--split: expected three numbers like 0.8,0.1,0.1, got {self.split!r}") from None
+
+    def validate(self):
+        "Checks that span fields: `UserError` for a bad `--split` or deep-distance range."
+        self.fractions
+        if self.deep and not (1 <= self.deep_min <= self.deep_max <= 12): raise UserError("need 1 <= --deep-min <= --deep-max <= 12")
+
+# %% ../nbs/06_tasks.ipynb #1ce994ea
 def data_main(argv: list[str] | None = None) -> int:
     "wl data: generate certified task data into a run directory."
-    p = argparse.ArgumentParser(prog="wl data", description="Generate induction tasks with certified shortest labels "
-                                "(random walks relabelled by search), deep tasks and proposer tasks, split by root.")
-    p.add_argument("--out", required=True, help="run directory (re-running the same command resumes it)")
-    p.add_argument("--tasks", type=int, default=1000, help="walk-based induction tasks")
-    p.add_argument("--deep", type=int, default=0, help="deep tasks (distances --deep-min..--deep-max) by forward expansion")
-    p.add_argument("--deep-min", type=int, default=5); p.add_argument("--deep-max", type=int, default=8)
-    p.add_argument("--deep-max-states", type=int, default=300_000, help="state limit of one deep expansion")
-    p.add_argument("--proposer", type=int, default=0, help="proposer tasks, spread over the splits")
-    p.add_argument("--examples", type=int, default=3, help="solved examples in a proposer task")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-length", type=int, default=4, help="longest random walk (so the largest walk-task distance)")
-    p.add_argument("--walks-per-root", type=int, default=4, help="tasks per root (walks, or targets of an expansion)")
-    p.add_argument("--method", choices=["walk", "expansion"], default="walk",
-                   help="walk: random walks relabelled by search; expansion: several targets read off one forward "
-                   "expansion per root, distances weighted like the evaluation set (much faster)")
-    p.add_argument("--max-states", type=int, default=200_000, help="state limit of one labelling search")
-    p.add_argument("--timeout", type=float, default=10.0, help="time limit of one labelling search, seconds")
-    p.add_argument("--split", default="0.8,0.1,0.1", help="train,validation,test fractions")
-    p.add_argument("--include-eval-inputs", action="store_true", help="do not exclude the packaged eval set's inputs")
-    p.add_argument("--quiet", action="store_true", help="no progress bars")
-    a = p.parse_args(argv)
-    try: fractions = [float(x) for x in a.split.split(",")]
-    except ValueError: raise UserError(f"--split: expected three numbers like 0.8,0.1,0.1, got {a.split!r}") from None
-    if a.deep and not (1 <= a.deep_min <= a.deep_max <= 12): raise UserError("need 1 <= --deep-min <= --deep-max <= 12")
+    a = parse_config(DataConfig, argv, prog="wl data", description="Generate induction tasks with certified shortest "
+                     "labels (random walks relabelled by search), deep tasks and proposer tasks, split by root.")
     s = create_data(a.out, a.tasks, a.seed, a.max_length, a.walks_per_root, n_deep=a.deep, deep_min_distance=a.deep_min,
                     deep_max_distance=a.deep_max, deep_max_states=a.deep_max_states, n_proposer=a.proposer,
-                    proposer_examples=a.examples, fractions=fractions, max_states=a.max_states, timeout_s=a.timeout,
+                    proposer_examples=a.examples, fractions=a.fractions, max_states=a.max_states, timeout_s=a.timeout,
                     exclude_eval=not a.include_eval_inputs, progress=not a.quiet, method=a.method)
     for f, v in s["files"].items(): print(f"{Path(a.out) / f}: {v['tasks']} tasks {v.get('by_distance', '')}")
     return 0
 
-# %% ../nbs/06_tasks.ipynb #9d1567d0
+# %% ../nbs/06_tasks.ipynb #73026c3d
 @dataclass
 class Verdict:
     "The result of re-certifying one task."
@@ -574,6 +649,7 @@ class Verdict:
     shorter: list[str] | None = None
     def __str__(self): return f"{self.where}: {self.status.replace('_', ' ')}: {self.message}" if self.message else f"{self.where}: {self.status}"
 
+# %% ../nbs/06_tasks.ipynb #2a583e77
 def verify_tasks(tasks: Sequence[InductionTask], functions: FunctionDefSet | None = None, max_states: int = 1_000_000,
                  timeout_s: float | None = 60.0, progress: bool = False) -> list[Verdict]:
     "Re-certify each task's label: does it solve the task, and is it shortest? (See above.)"
@@ -608,17 +684,26 @@ def verify_tasks(tasks: Sequence[InductionTask], functions: FunctionDefSet | Non
                                         f"to depth {e.certified_depth} of {t.length - 1}")
     return verdicts
 
-# %% ../nbs/06_tasks.ipynb #81a60c1d
+# %% ../nbs/06_tasks.ipynb #a79d2e4b
+@dataclass
+class VerifyConfig:
+    "Options of `wl verify`: task files (positional) and search limits."
+    files: list[str] = field(default_factory=list, metadata={"help": "task files (.jsonl or .jsonl.gz) or packaged task-set names",
+                                                             "positional": True})
+    max_states: int = field(default=1_000_000, metadata={"help": "state limit of one search", "min": 1})
+    timeout: float = field(default=60.0, metadata={"help": "time limit of one search, seconds"})
+    strict: bool = field(default=False, metadata={"help": "also fail if a label could not be verified within the limits"})
+    quiet: bool = field(default=False, metadata={"help": "no progress bar"})
+
+    def validate(self):
+        "At least one file."
+        if not self.files: raise UserError("give at least one task file (see `wl verify --help`)")
+
+# %% ../nbs/06_tasks.ipynb #fd2e9c12
 def verify_main(argv: list[str] | None = None) -> int:
     "wl verify: re-certify task files; report labels that are wrong or not shortest."
-    p = argparse.ArgumentParser(prog="wl verify", description="Re-certify the labels of task files: each must solve its "
-                                "task and be shortest (nothing shorter reaches the output).")
-    p.add_argument("files", nargs="+", help="task files (.jsonl or .jsonl.gz) or packaged task-set names")
-    p.add_argument("--max-states", type=int, default=1_000_000, help="state limit of one search")
-    p.add_argument("--timeout", type=float, default=60.0, help="time limit of one search, seconds")
-    p.add_argument("--strict", action="store_true", help="also fail if a label could not be verified within the limits")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    a = p.parse_args(argv)
+    a = parse_config(VerifyConfig, argv, prog="wl verify", description="Re-certify the labels of task files: each must "
+                     "solve its task and be shortest (nothing shorter reaches the output).")
     bad = 0
     for f in a.files:
         tasks = read_tasks(f)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from typing import Iterable
+from fastcore.basics import patch
 from .typed_list import TypedList
 from .function_def import FunctionDef, FunctionDefList, FunctionDefSet
 from .executor import Executor, ExecResult
@@ -17,16 +18,19 @@ from .executor import Executor, ExecResult
 __all__ = ['UnknownFunctionError', 'default_functions', 'parse_pipeline', 'format_pipeline', 'TrajectorySpec', 'Trajectory',
            'random_walk']
 
-# %% ../nbs/04_trajectory.ipynb #c2aa11d3
+# %% ../nbs/04_trajectory.ipynb #c9367974
 class UnknownFunctionError(ValueError):
     "A pipeline names tools that are not in the palette; `names` lists them."
     def __init__(self, names: list[str]):
         super().__init__(f"unknown function(s): {', '.join(names)}"); self.names = names
 
+# %% ../nbs/04_trajectory.ipynb #ca50ab71
 def default_functions() -> FunctionDefSet:
+    "The built-in library (imported on first use)."
     from wandering_light.common_functions import basic_fns
     return basic_fns
 
+# %% ../nbs/04_trajectory.ipynb #b9f84a59
 def parse_pipeline(text: str, functions: FunctionDefSet | None = None) -> FunctionDefList:
     "Parse `'double, inc'` into a `FunctionDefList` of tools from `functions` (the built-in library by default)."
     functions = functions if functions is not None else default_functions()
@@ -38,11 +42,12 @@ def parse_pipeline(text: str, functions: FunctionDefSet | None = None) -> Functi
     if unknown: raise UnknownFunctionError(unknown)
     return FunctionDefList(functions[n] for n in names)
 
+# %% ../nbs/04_trajectory.ipynb #af02cd55
 def format_pipeline(functions: Iterable[FunctionDef]) -> str:
     "The text form of a pipeline: tool names joined by `', '`."
     return ", ".join(f.name for f in functions)
 
-# %% ../nbs/04_trajectory.ipynb #658bf960
+# %% ../nbs/04_trajectory.ipynb #0a6f3900
 @dataclass
 class TrajectorySpec:
     "A planned pipeline on an input."
@@ -54,6 +59,7 @@ class TrajectorySpec:
         if not isinstance(self.function_defs, FunctionDefList): self.function_defs = FunctionDefList(self.function_defs)
 
     def run(self, executor: Executor | None = None) -> ExecResult:
+        "Run the pipeline with `executor` (a default one if None): an `ExecResult` that never raises."
         return (executor or Executor()).run(self.function_defs, self.input)
 
     def execute(self, executor: Executor | None = None) -> "Trajectory | None":
@@ -61,6 +67,7 @@ class TrajectorySpec:
         r = self.run(executor)
         return Trajectory(self.input, self.function_defs, r.output, r.states) if r.success else None
 
+# %% ../nbs/04_trajectory.ipynb #75d6fffd
 @dataclass
 class Trajectory:
     "An executed pipeline: input, tools, output (and the states in between)."
@@ -72,28 +79,41 @@ class Trajectory:
     def __len__(self): return len(self.function_defs)
     def __str__(self): return format_pipeline(self.function_defs)
     def __repr__(self): return f"Trajectory({self.input!r} -[{self}]-> {self.output!r})"
-    @property
-    def names(self) -> list[str]: return self.function_defs.names
-    @property
-    def spec(self) -> TrajectorySpec: return TrajectorySpec(self.input, self.function_defs)
-
-    def show(self) -> str:
-        "A step-by-step rendering: the input, then each tool and the value it produced."
-        states = self.states or [self.input, *([None] * (len(self) - 1)), self.output]
-        lines = [f"   {states[0]!r}"]
-        for f, s in zip(self.function_defs, states[1:]):
-            lines.append(f"-> {f.name}: {s!r}" if s is not None else f"-> {f.name}")
-        return "\n".join(lines)
-
-    def to_dict(self) -> dict:
-        return {"input": self.input.to_string(), "functions": self.names, "output": self.output.to_string()}
-
     @classmethod
     def from_dict(cls, d: dict, functions: FunctionDefSet | None = None) -> "Trajectory":
+        "Inverse of `to_dict`; tool names are resolved in `functions` (the built-in library by default)."
         return cls(TypedList.from_str(d["input"]), parse_pipeline(", ".join(d["functions"]), functions),
                    TypedList.from_str(d["output"]))
 
-# %% ../nbs/04_trajectory.ipynb #2c879e6c
+# %% ../nbs/04_trajectory.ipynb #b1ab7bdb
+@patch(as_prop=True)
+def names(self: Trajectory) -> list[str]:
+    "The tools' names, in order."
+    return self.function_defs.names
+
+# %% ../nbs/04_trajectory.ipynb #c3c3c3c8
+@patch(as_prop=True)
+def spec(self: Trajectory) -> TrajectorySpec:
+    "The plan this trajectory executed."
+    return TrajectorySpec(self.input, self.function_defs)
+
+# %% ../nbs/04_trajectory.ipynb #09a7fb63
+@patch
+def show(self: Trajectory) -> str:
+    "A step-by-step rendering: the input, then each tool and the value it produced."
+    states = self.states or [self.input, *([None] * (len(self) - 1)), self.output]
+    lines = [f"   {states[0]!r}"]
+    for f, s in zip(self.function_defs, states[1:]):
+        lines.append(f"-> {f.name}: {s!r}" if s is not None else f"-> {f.name}")
+    return "\n".join(lines)
+
+# %% ../nbs/04_trajectory.ipynb #c953432a
+@patch
+def to_dict(self: Trajectory) -> dict:
+    "Input, tool names and output as JSON-ready data (TypedLists as tagged JSON text)."
+    return {"input": self.input.to_string(), "functions": self.names, "output": self.output.to_string()}
+
+# %% ../nbs/04_trajectory.ipynb #6291f067
 def random_walk(input: TypedList | list, length: int, functions: FunctionDefSet | None = None,
                 rng: random.Random | None = None, executor: Executor | None = None,
                 avoid_noops: bool = True) -> Trajectory | None:

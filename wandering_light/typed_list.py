@@ -8,31 +8,34 @@ Docs: https://wandering-light.github.io/wandering_light/typed_list.html.md"""
 from __future__ import annotations
 import json, math
 from typing import Any, Iterable
+from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['BUILTIN_TYPES', 'register_type', 'type_name', 'short_type_name', 'type_from_name', 'value_key', 'to_json_value',
            'from_json_value', 'TypedList']
 
-# %% ../nbs/00_typed_list.ipynb #9b6ad62c
+# %% ../nbs/00_typed_list.ipynb #83d178cd
 BUILTIN_TYPES = (int, float, str, bool, list, dict, tuple, set, bytes, bytearray, complex, range, frozenset, type(None))
 _NAME2TYPE = {f"builtins.{t.__qualname__}": t for t in BUILTIN_TYPES}
 _TYPE2NAME = {t: n for n, t in _NAME2TYPE.items()}
 
+# %% ../nbs/00_typed_list.ipynb #23ef17b2
 def register_type(t: type, name: str | None = None) -> str:
     "Make `t` nameable in files and prompts (built-in types are registered already); returns its name."
     name = name or f"{t.__module__}.{t.__qualname__}"
     _NAME2TYPE[name], _TYPE2NAME[t] = t, name
     return name
 
+# %% ../nbs/00_typed_list.ipynb #9bdaee6f
 def type_name(t: type) -> str:
     "The full name of a registered type: `int` -> `'builtins.int'`."
     try: return _TYPE2NAME[t]
     except KeyError: raise TypeError(f"type {t!r} is not registered; call register_type first") from None
-
 def short_type_name(t: type) -> str:
     "The short name used in reprs and prompts: `int` -> `'int'`."
     return type_name(t).rpartition(".")[2]
 
+# %% ../nbs/00_typed_list.ipynb #2b8df46d
 def type_from_name(name: str | type) -> type:
     "Look a type up by full (`builtins.int`) or short (`int`) name; never imports anything."
     if isinstance(name, type): return name
@@ -40,10 +43,11 @@ def type_from_name(name: str | type) -> type:
     if t is None: raise TypeError(f"unknown type name {name!r}; known: {', '.join(sorted(_NAME2TYPE))}")
     return t
 
-# %% ../nbs/00_typed_list.ipynb #c6720720
+# %% ../nbs/00_typed_list.ipynb #ece65a6b
 def _zero_key(x: float, signed: bool):
     return ("float", "-0" if signed and math.copysign(1.0, x) < 0 else "0")
 
+# %% ../nbs/00_typed_list.ipynb #7f0f8a80
 def value_key(v: Any, signed_zero: bool = False, dict_order: bool = False):
     "A hashable key: equal keys mean equal values under the chosen equality (see the prose above)."
     t = type(v)
@@ -65,16 +69,15 @@ def value_key(v: Any, signed_zero: bool = False, dict_order: bool = False):
     if t is range: return ("range", v.start, v.stop, v.step)
     return (type_name(t), v)  # registered user types must be hashable and compare by value
 
-# %% ../nbs/00_typed_list.ipynb #9ec103f1
+# %% ../nbs/00_typed_list.ipynb #c2af7a36
 _TAGS = frozenset({"__bytes__", "__bytearray__", "__set__", "__frozenset__", "__tuple__", "__range__",
                    "__complex__", "__dict_items__", "__float__"})
-
 def _float_to_json(x: float):
     if math.isfinite(x): return x
     return {"__float__": "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")}
-
 def _json_sort_key(j) -> str: return json.dumps(j, sort_keys=True, allow_nan=True)
 
+# %% ../nbs/00_typed_list.ipynb #360e4cfd
 def to_json_value(v: Any):
     "Turn a Python value into plain JSON data, tagging what JSON cannot hold."
     t = type(v)
@@ -95,8 +98,10 @@ def to_json_value(v: Any):
     if t is complex: return {"__complex__": [_float_to_json(v.real), _float_to_json(v.imag)]}
     raise TypeError(f"cannot serialise a value of type {t.__qualname__}: {v!r}")
 
+# %% ../nbs/00_typed_list.ipynb #2e7eddeb
 _FLOAT_TAGS = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
 
+# %% ../nbs/00_typed_list.ipynb #5b0740da
 def from_json_value(j: Any):
     "Inverse of `to_json_value`: rebuild the Python value from plain JSON data."
     if isinstance(j, list): return [from_json_value(x) for x in j]
@@ -117,7 +122,7 @@ def from_json_value(j: Any):
                 return _FLOAT_TAGS[x]
     return {k: from_json_value(v) for k, v in j.items()}
 
-# %% ../nbs/00_typed_list.ipynb #14691588
+# %% ../nbs/00_typed_list.ipynb #1a3af471
 class TypedList:
     "A batch of values of one Python type: the state that tools transform."
     __slots__ = ("items", "item_type", "_akey")
@@ -145,33 +150,15 @@ class TypedList:
     def __len__(self): return len(self.items)
     def __iter__(self): return iter(self.items)
     def __getitem__(self, i): return self.items[i]
-    @property
-    def type_name(self) -> str: return type_name(self.item_type)
-
-    def answer_key(self):
-        "Key for grading: -0.0 == 0.0, nan == nan, dict order ignored."
-        if self._akey is None:
-            self._akey = (self.item_type, tuple(value_key(x) for x in self.items))
-        return self._akey
-
-    def search_key(self, strict: bool = False):
-        "Key for deduplicating search states: keeps signed zeros apart (and dict order when `strict`)."
-        return (self.item_type, tuple(value_key(x, True, strict) for x in self.items))
-
     def __eq__(self, other):
         return isinstance(other, TypedList) and self.answer_key() == other.answer_key()
     def __hash__(self): return hash(self.answer_key())
 
     def __repr__(self): return f"TL<{short_type_name(self.item_type)}>({self.items!r})"
 
-    def to_json(self) -> dict:
-        return {"type": self.type_name, "items": [to_json_value(x) for x in self.items]}
-    def to_string(self) -> str:
-        "The tagged JSON text used in task files."
-        return json.dumps(self.to_json())
-
     @classmethod
     def from_json(cls, d: dict) -> "TypedList":
+        "Inverse of `to_json`; checks the shape of `d`."
         if not isinstance(d, dict) or set(d) != {"type", "items"} or not isinstance(d["items"], list):
             raise ValueError("a TypedList is a JSON object with exactly the keys 'type' and 'items' (a list)")
         return cls([from_json_value(x) for x in d["items"]], type_from_name(d["type"]))
@@ -180,3 +167,35 @@ class TypedList:
     def from_str(cls, s: str) -> "TypedList":
         "Parse the tagged JSON text of `to_string` (and of the upstream data files)."
         return cls.from_json(json.loads(s))
+
+# %% ../nbs/00_typed_list.ipynb #351a2013
+@patch(as_prop=True)
+def type_name(self: TypedList) -> str:
+    "The full name of the item type, e.g. `'builtins.int'`."
+    return type_name(self.item_type)
+
+# %% ../nbs/00_typed_list.ipynb #33421b0e
+@patch
+def answer_key(self: TypedList):
+    "Key for grading: -0.0 == 0.0, nan == nan, dict order ignored."
+    if self._akey is None:
+        self._akey = (self.item_type, tuple(value_key(x) for x in self.items))
+    return self._akey
+
+# %% ../nbs/00_typed_list.ipynb #68fc4693
+@patch
+def search_key(self: TypedList, strict: bool = False):
+    "Key for deduplicating search states: keeps signed zeros apart (and dict order when `strict`)."
+    return (self.item_type, tuple(value_key(x, True, strict) for x in self.items))
+
+# %% ../nbs/00_typed_list.ipynb #4a6184fd
+@patch
+def to_json(self: TypedList) -> dict:
+    "Plain JSON data: `{'type': ..., 'items': [...]}` with tagged values."
+    return {"type": self.type_name, "items": [to_json_value(x) for x in self.items]}
+
+# %% ../nbs/00_typed_list.ipynb #0e4fa3f8
+@patch
+def to_string(self: TypedList) -> str:
+    "The tagged JSON text used in task files."
+    return json.dumps(self.to_json())

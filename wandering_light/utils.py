@@ -95,13 +95,13 @@ class RunDir:
         self._keys = {e["key"] for e in self.events() if "key" in e}
 
     @property
-    def metrics_path(self) -> Path: return self.path / "metrics.jsonl"
+    def metrics_path(self) -> Path: "The event log, `metrics.jsonl`."; return self.path / "metrics.jsonl"
     @property
-    def checkpoints(self) -> Path: return self.path / "checkpoints"
+    def checkpoints(self) -> Path: "Where trainers save checkpoints."; return self.path / "checkpoints"
     @property
-    def results(self) -> Path: return self.path / "results"
+    def results(self) -> Path: "Where results files go."; return self.path / "results"
     @property
-    def plots(self) -> Path: return self.path / "plots"
+    def plots(self) -> Path: "Where plots go."; return self.path / "plots"
 
     def events(self, kind: str | None = None) -> list[dict]:
         "Logged events (of one `kind`, if given), in order."
@@ -114,7 +114,7 @@ class RunDir:
                 if kind is None or e.get("kind") == kind: out.append(e)
         return out
 
-    def logged(self, key: str) -> bool: return key in self._keys
+    def logged(self, key: str) -> bool: "Whether an event with `key` was logged (a step that resumes skips it)."; return key in self._keys
 
     def log(self, kind: str, key: str | None = None, **fields) -> bool:
         "Append an event; with `key`, skip it if an event with that key was already logged. Returns whether written."
@@ -126,6 +126,7 @@ class RunDir:
         return True
 
     def write_report(self, text: str) -> Path:
+        "Write `report.md`, the run's summary for people."
         p = self.path / "report.md"; p.write_text(text); return p
 
     def __repr__(self): return f"RunDir({str(self.path)!r}{', resumed' if self.resumed else ''})"
@@ -148,17 +149,27 @@ def _strip_field(f):
     return g
 
 # %% ../nbs/00a_utils.ipynb #b61ae909
+def _plain_flag(p, dest: str):
+    "Make the option `dest` of parser `p` a plain flag: HfArgumentParser's `--quiet [BOOL]` would eat the next word."
+    old = next(a for a in p._actions if a.dest == dest)
+    p._remove_action(old)
+    for g in p._action_groups:
+        if old in g._group_actions: g._group_actions.remove(old)     # or --help would still show it
+    for s in old.option_strings: p._option_string_actions.pop(s, None)
+    p.add_argument(*old.option_strings, dest=dest, action="store_true", help=old.help)
+
 def _config_parser(cls, prog: str, description: str | None, show_all: bool):
-    "A TrlParser for dataclass `cls` whose errors are `UserError`s; positional fields also accepted bare."
-    from trl import TrlParser
-    class Parser(TrlParser):
-        _parse_dataclass_field = staticmethod(lambda p, f: TrlParser._parse_dataclass_field(p, _strip_field(f)))
+    "An HfArgumentParser for dataclass `cls` whose errors are `UserError`s; positional fields also accepted bare."
+    from transformers import HfArgumentParser     # not trl's TrlParser: importing trl costs a second, and `--config` is ours
+    class Parser(HfArgumentParser):
+        _parse_dataclass_field = staticmethod(lambda p, f: HfArgumentParser._parse_dataclass_field(p, _strip_field(f)))
         def error(self, message): raise UserError(f"{message} (see `{prog} --help`)")
     p = Parser(cls, prog=prog, description=description)
     own = _own_fields(cls)
     for a in p._actions:
         if a.dest in cls.__dataclass_fields__ and not (show_all or a.dest in own): a.help = argparse.SUPPRESS
     for f in dataclasses.fields(cls):
+        if f.type in (bool, "bool") and f.default is False: _plain_flag(p, f.name)
         if f.metadata.get("positional"):
             p.add_argument(f"{f.name}__pos", nargs="*", metavar=f.name.upper(), help=f"same as --{f.name}")
             for a in p._actions:
@@ -202,7 +213,7 @@ def parse_config(cls, argv: list[str] | None = None, prog: str = "wl", descripti
         i = argv.index("--config")
         if i + 1 >= len(argv): raise UserError("--config needs a recipe file")
         _load_recipe(p, argv[i + 1]); argv = argv[:i] + argv[i + 2:]
-    ns = vars(p.parse_args(argv))
+    ns = vars(p.parse_intermixed_args(argv))   # positionals may stand between options
     for f in dataclasses.fields(cls):
         given = ns.pop(f"{f.name}__pos", None)
         if not given: continue

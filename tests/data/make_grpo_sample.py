@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write the GRPO completion logs that the reward explorer (nbs/30_widgets) is tested on:
+"""Write the GRPO completion logs that the reward explorer (nbs/30e_widgets_rewards) is tested on:
 
 - `grpo_completions_sample.jsonl`: induction, 6 steps of 3 groups of 4 completions;
 - `grpo_proposal_completions_sample.jsonl`: proposal, 3 steps of 2 groups of 4 completions.

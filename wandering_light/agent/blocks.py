@@ -6,6 +6,7 @@ Docs: https://wandering-light.github.io/wandering_light/agent_blocks.html.md"""
 
 # %% ../../nbs/20_agent_blocks.ipynb #4036f207
 from __future__ import annotations
+from fastcore.basics import patch
 import json, math, re, time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
@@ -24,7 +25,7 @@ FRAMEWORK_TYPES = frozenset({"observation", "outcome", "error"})
 POLICY_TYPES = frozenset(BLOCK_TYPES) - FRAMEWORK_TYPES
 PROSE_TYPES = frozenset({"observation", "orientation", "outcome", "error", "debug"})   # bodies are comment lines
 
-# %% ../../nbs/20_agent_blocks.ipynb #9d4f7608
+# %% ../../nbs/20_agent_blocks.ipynb #c321b548
 TRANSITIONS: dict[str | None, frozenset] = {
     None:          frozenset({"observation"}),
     "observation": frozenset({"observation", "orientation"}),
@@ -37,11 +38,13 @@ TRANSITIONS: dict[str | None, frozenset] = {
     "debug":       frozenset({"action", "backtrack", "outcome"}),
     "backtrack":   frozenset({"observation", "error"}),
 }
+
 FINAL_TYPES = frozenset({"outcome"})
 
 class TraceError(ValueError):
     "A trace that breaks the block grammar (unknown type, a transition off the whitelist, a bad body)."
 
+# %% ../../nbs/20_agent_blocks.ipynb #71142f59
 def check_transition(prev: str | None, nxt: str, index: int | None = None):
     "Raise `TraceError` unless block type `nxt` may follow `prev` (None: the start of a trace)."
     if nxt not in BLOCK_TYPES: raise TraceError(f"unknown block type {nxt!r}; known: {', '.join(BLOCK_TYPES)}")
@@ -59,9 +62,10 @@ def check_sequence(types: Sequence[str], complete: bool = True):
     if complete and prev not in FINAL_TYPES:
         raise TraceError(f"a complete trace ends with an outcome block, not {prev or 'nothing'}")
 
-# %% ../../nbs/20_agent_blocks.ipynb #5dda6ce2
+# %% ../../nbs/20_agent_blocks.ipynb #7e1d56b8
 def _json_order(x) -> str: return json.dumps(to_json_value(x), sort_keys=True)
 
+# %% ../../nbs/20_agent_blocks.ipynb #f36badb1
 def format_value(v: Any) -> str:
     "Deterministic Python text for a value (read back by the interpreter's expectation blocks)."
     t = type(v)
@@ -82,15 +86,17 @@ def format_value(v: Any) -> str:
     if t is complex: return f"complex({format_value(v.real)}, {format_value(v.imag)})"
     return repr(v)
 
+# %% ../../nbs/20_agent_blocks.ipynb #0ba05239
 def format_typed(tl: TypedList) -> str:
     "`TL<int>([1, 2, 3])`, with values written by `format_value`."
     return f"TL<{short_type_name(tl.item_type)}>({format_value(list(tl.items))})"
 
-# %% ../../nbs/20_agent_blocks.ipynb #85805daf
+# %% ../../nbs/20_agent_blocks.ipynb #fe581eb8
 def comment(text: str) -> str:
     "Each line of `text` as a comment line (`# ...`; an empty line becomes `#`)."
     return "\n".join(("# " + l) if l.strip() else "#" for l in str(text).strip("\n").split("\n"))
 
+# %% ../../nbs/20_agent_blocks.ipynb #4f6a8d94
 def uncomment(body: str) -> str:
     "The prose of a block of comment lines (lines that are not comments are kept as they are)."
     out = []
@@ -98,14 +104,16 @@ def uncomment(body: str) -> str:
         out.append(l[2:] if l.startswith("# ") else (l[1:] if l.startswith("#") else l))
     return "\n".join(out)
 
-# %% ../../nbs/20_agent_blocks.ipynb #7b579b8d
+# %% ../../nbs/20_agent_blocks.ipynb #2f64d98e
 _DELIM = re.compile(r"^#(startblock|endblock)\b", re.M)
 
 def _check_body(body: str, what: str = "a block body"):
+    "Raise `TraceError` unless `body` is text without a block delimiter line."
     if not isinstance(body, str): raise TraceError(f"{what} must be text, not {type(body).__name__}")
     m = _DELIM.search(body)
     if m: raise TraceError(f"{what} may not contain a #{m.group(1)} line")
 
+# %% ../../nbs/20_agent_blocks.ipynb #9a9be039
 @dataclass
 class Candidate:
     "One proposed body for a block, with what the linter, the scorer and a dry run said about it."
@@ -113,19 +121,22 @@ class Candidate:
     score: float | None = None                   # combined log-odds over the scoring questions (None: not scored)
     p_yes: dict = field(default_factory=dict)    # question -> P(yes) from the scorer
     lint: list = field(default_factory=list)     # problems found before running anything
-    reward: float | None = None                  # grounded reward (see agent.loop)
+    reward: float | None = None                  # grounded reward (see agent.candidates)
     grounded: dict = field(default_factory=dict) # what running it showed: ran, reached, progress, ...
     chosen: bool = False
 
     def __post_init__(self): _check_body(self.body, "a candidate body")
     def to_json(self) -> dict:
+        "The candidate as a JSON object."
         return {"body": self.body, "score": self.score, "p_yes": dict(self.p_yes), "lint": list(self.lint),
                 "reward": self.reward, "grounded": dict(self.grounded), "chosen": self.chosen}
     @classmethod
     def from_json(cls, d: dict) -> "Candidate":
+        "The candidate `to_json` wrote."
         return cls(d["body"], d.get("score"), dict(d.get("p_yes") or {}), list(d.get("lint") or []), d.get("reward"),
                    dict(d.get("grounded") or {}), bool(d.get("chosen", False)))
 
+# %% ../../nbs/20_agent_blocks.ipynb #8d301d70
 @dataclass
 class Block:
     "One block of a trace (one event of its JSON stream)."
@@ -147,17 +158,22 @@ class Block:
             raise TraceError("a block title is one non-empty line")
         self.body = self.body.strip("\n")
 
-    def to_json(self) -> dict:
-        return {"type": self.type, "index": self.index, "tick": self.tick, "title": self.title, "body": self.body,
-                "score": self.score, "candidates": [c.to_json() for c in self.candidates], "outcome": self.outcome,
-                "reward": self.reward, "timestamps": dict(self.timestamps)}
-    @classmethod
-    def from_json(cls, d: dict) -> "Block":
-        return cls(d["type"], d["body"], int(d.get("index", 0)), int(d.get("tick", 0)), d.get("title"), d.get("score"),
-                   [Candidate.from_json(c) for c in d.get("candidates") or []], d.get("outcome"), d.get("reward"),
-                   dict(d.get("timestamps") or {}))
+# %% ../../nbs/20_agent_blocks.ipynb #de38c926
+@patch
+def to_json(self: Block) -> dict:
+    "The block as a JSON object (one event of the trace's stream)."
+    return {"type": self.type, "index": self.index, "tick": self.tick, "title": self.title, "body": self.body,
+            "score": self.score, "candidates": [c.to_json() for c in self.candidates], "outcome": self.outcome,
+            "reward": self.reward, "timestamps": dict(self.timestamps)}
 
-# %% ../../nbs/20_agent_blocks.ipynb #cc26b86e
+@patch(cls_method=True)
+def from_json(cls: Block, d: dict) -> "Block":
+    "The block `to_json` wrote."
+    return cls(d["type"], d["body"], int(d.get("index", 0)), int(d.get("tick", 0)), d.get("title"), d.get("score"),
+               [Candidate.from_json(c) for c in d.get("candidates") or []], d.get("outcome"), d.get("reward"),
+               dict(d.get("timestamps") or {}))
+
+# %% ../../nbs/20_agent_blocks.ipynb #dbc61c51
 def block_header(type: str, index: int, tick: int, title: str | None = None) -> str:
     "The first two lines of a rendered block."
     if type not in BLOCK_TYPES: raise TraceError(f"unknown block type {type!r}")
@@ -171,6 +187,7 @@ def render_blocks(blocks: Iterable[Block]) -> str:
     "The Python text of a sequence of blocks, separated by blank lines."
     return "\n".join(render_block(b) for b in blocks)
 
+# %% ../../nbs/20_agent_blocks.ipynb #e82927ba
 def block_prompt(blocks: Sequence[Block], type: str, tick: int, title: str | None = None) -> str:
     "What a model continues to write the next block: the blocks so far, then the next block's header."
     head = render_blocks(blocks)
@@ -207,7 +224,7 @@ def parse_rendered(text: str) -> list[Block]:
         i = j + 1
     return blocks
 
-# %% ../../nbs/20_agent_blocks.ipynb #c3707a47
+# %% ../../nbs/20_agent_blocks.ipynb #a2c96bd4
 TRACE_SCHEMA = "wandering_light.agent.trace/1"
 
 class Trace:
@@ -232,40 +249,52 @@ class Trace:
     def __iter__(self): return iter(self.blocks)
     def __getitem__(self, i): return self.blocks[i]
     @property
-    def types(self) -> list[str]: return [b.type for b in self.blocks]
+    def types(self) -> list[str]:
+        "The types of its blocks, in order."
+        return [b.type for b in self.blocks]
     @property
-    def complete(self) -> bool: return bool(self.blocks) and self.blocks[-1].type in FINAL_TYPES and bool(self.result)
-
-    def render(self, upto: int | None = None) -> str:
-        "The Python text of the trace (of its first `upto` blocks)."
-        return render_blocks(self.blocks[:upto] if upto is not None else self.blocks)
-
-    def prompt(self, type: str, tick: int, upto: int | None = None, title: str | None = None) -> str:
-        "The text a model continues to write a block of `type` (with `title`) after the first `upto` blocks."
-        return block_prompt(self.blocks[:upto] if upto is not None else self.blocks, type, tick, title)
-
-    def events(self) -> list[dict]:
-        "The JSON event stream: one dict per block."
-        return [b.to_json() for b in self.blocks]
-
-    def to_json(self) -> dict:
-        return {"schema": TRACE_SCHEMA, "task": self.task, "meta": self.meta, "blocks": self.events(),
-                "result": self.result}
-
-    @classmethod
-    def from_json(cls, d: dict) -> "Trace":
-        if not isinstance(d, dict) or d.get("schema") != TRACE_SCHEMA:
-            raise TraceError(f"not an agent trace (schema {d.get('schema') if isinstance(d, dict) else None!r}, "
-                             f"expected {TRACE_SCHEMA!r})")
-        t = cls(d.get("task"), d.get("meta"))
-        t.blocks = [Block.from_json(b) for b in d.get("blocks") or []]
-        for i, b in enumerate(t.blocks):
-            if b.index != i: raise TraceError(f"block {i} carries index {b.index}")
-        check_sequence(t.types, complete=bool(d.get("result")))
-        t.result = dict(d.get("result") or {})
-        return t
+    def complete(self) -> bool:
+        "Whether the run ended: a final block and a result."
+        return bool(self.blocks) and self.blocks[-1].type in FINAL_TYPES and bool(self.result)
 
     def __repr__(self):
         r = self.result
         return (f"Trace({len(self.blocks)} blocks, {r.get('ticks', '?')} ticks, "
                 f"{'solved' if r.get('solved') else 'not solved' if r else 'running'})")
+
+# %% ../../nbs/20_agent_blocks.ipynb #e91f4a31
+@patch
+def render(self: Trace, upto: int | None = None) -> str:
+    "The Python text of the trace (of its first `upto` blocks)."
+    return render_blocks(self.blocks[:upto] if upto is not None else self.blocks)
+
+@patch
+def prompt(self: Trace, type: str, tick: int, upto: int | None = None, title: str | None = None) -> str:
+    "The text a model continues to write a block of `type` (with `title`) after the first `upto` blocks."
+    return block_prompt(self.blocks[:upto] if upto is not None else self.blocks, type, tick, title)
+
+@patch
+def events(self: Trace) -> list[dict]:
+    "The JSON event stream: one dict per block."
+    return [b.to_json() for b in self.blocks]
+
+# %% ../../nbs/20_agent_blocks.ipynb #5ee81506
+@patch
+def to_json(self: Trace) -> dict:
+    "The trace as a JSON object: task, meta, blocks, result."
+    return {"schema": TRACE_SCHEMA, "task": self.task, "meta": self.meta, "blocks": self.events(),
+            "result": self.result}
+
+@patch(cls_method=True)
+def from_json(cls: Trace, d: dict) -> "Trace":
+    "The trace `to_json` wrote, checked against the block grammar."
+    if not isinstance(d, dict) or d.get("schema") != TRACE_SCHEMA:
+        raise TraceError(f"not an agent trace (schema {d.get('schema') if isinstance(d, dict) else None!r}, "
+                         f"expected {TRACE_SCHEMA!r})")
+    t = cls(d.get("task"), d.get("meta"))
+    t.blocks = [Block.from_json(b) for b in d.get("blocks") or []]
+    for i, b in enumerate(t.blocks):
+        if b.index != i: raise TraceError(f"block {i} carries index {b.index}")
+    check_sequence(t.types, complete=bool(d.get("result")))
+    t.result = dict(d.get("result") or {})
+    return t

@@ -8,6 +8,7 @@ Docs: https://wandering-light.github.io/wandering_light/agent_interpreter.html.m
 from __future__ import annotations
 import ast, difflib, math, operator, time
 from dataclasses import dataclass, field
+from fastcore.basics import patch
 from typing import Any, Sequence
 from ..typed_list import TypedList, type_from_name, short_type_name, value_key
 from ..function_def import FunctionDef, FunctionDefList, FunctionDefSet
@@ -47,6 +48,7 @@ class AgentView:
         self.state, self.target, self.inputs = state, target, inputs
         self.previous, self.expectation, self.tick = previous, expectation, tick
     def get(self, name: str):
+        "The attribute `name` of the view (`AttributeError` unless it is one of `VIEW_ATTRS`)."
         if name not in VIEW_ATTRS: raise AttributeError(name)
         return getattr(self, name)
     def __repr__(self): return f"AgentView(state={self.state!r}, tick={self.tick})"
@@ -70,7 +72,9 @@ class LoadedBlock:
     expectation: TypedList | None = None
     undo: int | None = None
     @property
-    def action(self) -> tuple[str, BlockFunction]: return self.actions[0]
+    def action(self) -> tuple[str, BlockFunction]:
+        "The action block's one `(title, function)`."
+        return self.actions[0]
 
 # %% ../../nbs/21_agent_interpreter.ipynb #6a280a2b
 def _items(x): return x.items if isinstance(x, TypedList) else x
@@ -133,7 +137,7 @@ _ALLOWED_SUMMARY = ("allowed: calls to tools and safe builtins, names, literals,
 
 def _line(node) -> int | None: return getattr(node, "lineno", None)
 
-# %% ../../nbs/21_agent_interpreter.ipynb #463eb36a
+# %% ../../nbs/21_agent_interpreter.ipynb #2af0765e
 class _Return(Exception):
     def __init__(self, value): self.value = value
 
@@ -149,436 +153,482 @@ class Interpreter:
         self.max_steps, self.max_source_chars, self.max_depth, self.timeout_s = max_steps, max_source_chars, max_depth, timeout_s
         self.steps, self._deadline = 0, math.inf
 
-    # ----- the static check -------------------------------------------------------------------------------------
-    def check(self, source: str, mode: str) -> ast.Module:
-        "Parse `source` as a block of `mode` and check it against the allow-list; returns the tree."
-        if mode not in MODES: raise ValueError(f"unknown block mode {mode!r}; known: {', '.join(MODES)}")
-        if not isinstance(source, str): raise InterpreterError("structure", f"a block is text, not {type(source).__name__}")
-        if len(source) > self.max_source_chars:
-            raise InterpreterError("limit", f"the block has {len(source)} characters (limit {self.max_source_chars})")
-        try: tree = ast.parse(source, mode="exec")
-        except SyntaxError as e: raise InterpreterError("syntax", f"syntax error: {e.msg}", e.lineno) from None
-        except (RecursionError, MemoryError, ValueError) as e:
-            raise InterpreterError("limit", f"the block cannot be parsed ({type(e).__name__})") from None
-        self._check_nodes(tree, mode)
-        self._check_depth(tree)
-        self._check_structure(tree, mode)
-        return tree
+# %% ../../nbs/21_agent_interpreter.ipynb #d10af6f0
+@patch
+def check(self: Interpreter, source: str, mode: str) -> ast.Module:
+    "Parse `source` as a block of `mode` and check it against the allow-list; returns the tree."
+    if mode not in MODES: raise ValueError(f"unknown block mode {mode!r}; known: {', '.join(MODES)}")
+    if not isinstance(source, str): raise InterpreterError("structure", f"a block is text, not {type(source).__name__}")
+    if len(source) > self.max_source_chars:
+        raise InterpreterError("limit", f"the block has {len(source)} characters (limit {self.max_source_chars})")
+    try: tree = ast.parse(source, mode="exec")
+    except SyntaxError as e: raise InterpreterError("syntax", f"syntax error: {e.msg}", e.lineno) from None
+    except (RecursionError, MemoryError, ValueError) as e:
+        raise InterpreterError("limit", f"the block cannot be parsed ({type(e).__name__})") from None
+    self._check_nodes(tree, mode)
+    self._check_depth(tree)
+    self._check_structure(tree, mode)
+    return tree
 
-    def _reject(self, problems: list):
-        line, _, kind, msg = min(problems, key=lambda p: (p[0] or 0, p[1]))   # the first problem in the text
-        raise InterpreterError(kind, msg, line)
+# %% ../../nbs/21_agent_interpreter.ipynb #4a6bc040
+@patch
+def _reject(self: Interpreter, problems: list):
+    line, _, kind, msg = min(problems, key=lambda p: (p[0] or 0, p[1]))   # the first problem in the text
+    raise InterpreterError(kind, msg, line)
 
-    def _check_nodes(self, tree: ast.Module, mode: str):
-        "Every node against the allow-list; names and attributes starting with '_'; constants within the size caps."
-        problems, parent = [], {}
-        def bad(node, msg, kind="rejected"):
-            at = node
-            while _line(at) is None and at in parent: at = parent[at]     # operators carry no line: use their parent's
-            problems.append((_line(at), getattr(at, "col_offset", 0), kind, msg))
-        for node in ast.walk(tree):
-            for c in ast.iter_child_nodes(node): parent[c] = node
-            t = type(node)
-            if t is ast.comprehension: continue                          # its comprehension node is reported
-            if t not in _ALLOWED:
-                what = _DESCRIBE.get(t, f"the construct {t.__name__}")
-                bad(node, f"{what} is not allowed in {'an' if mode[0] in 'ae' else 'a'} {mode} block ({_ALLOWED_SUMMARY})")
-            elif t is ast.Name and node.id.startswith("_"):
-                bad(node, f"the name {node.id!r} is not allowed: names starting with '_' are reserved")
-            elif t is ast.Attribute and node.attr.startswith("_"):
-                bad(node, f"the attribute {node.attr!r} is not allowed: attributes starting with '_' (dunder or "
-                          f"private) are never accessible")
-            elif t is ast.Constant:
-                why = oversize(node.value, self.limits) if isinstance(node.value, (str, bytes, int)) else None
-                if why: bad(node, f"a literal is too large: {why}", "limit")
-            elif t is ast.Compare and any(isinstance(o, (ast.Is, ast.IsNot)) for o in node.ops):
-                if not all(isinstance(c, ast.Constant) and c.value is None for c in node.comparators):
-                    bad(node, "'is' / 'is not' may only compare with None")
-        if problems: self._reject(problems)
+# %% ../../nbs/21_agent_interpreter.ipynb #50499755
+@patch
+def _check_nodes(self: Interpreter, tree: ast.Module, mode: str):
+    "Every node against the allow-list; names and attributes starting with '_'; constants within the size caps."
+    problems, parent = [], {}
+    def bad(node, msg, kind="rejected"):
+        at = node
+        while _line(at) is None and at in parent: at = parent[at]     # operators carry no line: use their parent's
+        problems.append((_line(at), getattr(at, "col_offset", 0), kind, msg))
+    for node in ast.walk(tree):
+        for c in ast.iter_child_nodes(node): parent[c] = node
+        t = type(node)
+        if t is ast.comprehension: continue                          # its comprehension node is reported
+        if t not in _ALLOWED:
+            what = _DESCRIBE.get(t, f"the construct {t.__name__}")
+            bad(node, f"{what} is not allowed in {'an' if mode[0] in 'ae' else 'a'} {mode} block ({_ALLOWED_SUMMARY})")
+        elif t is ast.Name and node.id.startswith("_"):
+            bad(node, f"the name {node.id!r} is not allowed: names starting with '_' are reserved")
+        elif t is ast.Attribute and node.attr.startswith("_"):
+            bad(node, f"the attribute {node.attr!r} is not allowed: attributes starting with '_' (dunder or "
+                      f"private) are never accessible")
+        elif t is ast.Constant:
+            why = oversize(node.value, self.limits) if isinstance(node.value, (str, bytes, int)) else None
+            if why: bad(node, f"a literal is too large: {why}", "limit")
+        elif t is ast.Compare and any(isinstance(o, (ast.Is, ast.IsNot)) for o in node.ops):
+            if not all(isinstance(c, ast.Constant) and c.value is None for c in node.comparators):
+                bad(node, "'is' / 'is not' may only compare with None")
+    if problems: self._reject(problems)
 
-    def _check_depth(self, tree: ast.Module):
-        stack = [(tree, 0)]
-        while stack:
-            node, d = stack.pop()
-            if d > self.max_depth:
-                raise InterpreterError("limit", f"the block is nested too deeply (over {self.max_depth} levels)", _line(node))
-            stack.extend((c, d + 1) for c in ast.iter_child_nodes(node))
+# %% ../../nbs/21_agent_interpreter.ipynb #9fd307d5
+@patch
+def _check_depth(self: Interpreter, tree: ast.Module):
+    stack = [(tree, 0)]
+    while stack:
+        node, d = stack.pop()
+        if d > self.max_depth:
+            raise InterpreterError("limit", f"the block is nested too deeply (over {self.max_depth} levels)", _line(node))
+        stack.extend((c, d + 1) for c in ast.iter_child_nodes(node))
 
-    def _unknown(self, name: str, node, defs) -> InterpreterError:
-        if name in defs:
-            return InterpreterError("rejected", f"calling {name!r} is not allowed: a block calls tools and builtins, "
-                                    f"not its own functions (no recursion)", _line(node))
-        near = difflib.get_close_matches(name, [*self.functions.names, *SAFE_BUILTINS], n=3)
-        hint = f" (did you mean {', '.join(near)}?)" if near else ""
-        return InterpreterError("unknown_name", f"unknown tool or function {name!r}: not a tool of the palette nor an "
-                                f"allowed builtin{hint}", _line(node))
+# %% ../../nbs/21_agent_interpreter.ipynb #17bc9218
+@patch
+def _unknown(self: Interpreter, name: str, node, defs) -> InterpreterError:
+    if name in defs:
+        return InterpreterError("rejected", f"calling {name!r} is not allowed: a block calls tools and builtins, "
+                                f"not its own functions (no recursion)", _line(node))
+    near = difflib.get_close_matches(name, [*self.functions.names, *SAFE_BUILTINS], n=3)
+    hint = f" (did you mean {', '.join(near)}?)" if near else ""
+    return InterpreterError("unknown_name", f"unknown tool or function {name!r}: not a tool of the palette nor an "
+                            f"allowed builtin{hint}", _line(node))
 
-    def _check_structure(self, tree: ast.Module, mode: str):
-        "The shape of the block: top-level statements, function signatures, calls and attribute accesses."
-        defs = {s.name: s for s in tree.body if isinstance(s, ast.FunctionDef)}
-        regs = 0
-        for st in tree.body:
-            if isinstance(st, ast.FunctionDef):
-                if mode in ("expectation", "backtrack"):
-                    raise InterpreterError("structure", f"a function definition is not allowed in {'an' if mode[0] == 'e' else 'a'} {mode} block", st.lineno)
-                self._check_def(st, defs)
-            elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant) and isinstance(st.value.value, str):
-                continue                                                   # a docstring
-            elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
-                self._check_top_call(st.value, mode, defs); regs += 1
+# %% ../../nbs/21_agent_interpreter.ipynb #3b93aceb
+@patch
+def _check_structure(self: Interpreter, tree: ast.Module, mode: str):
+    "The shape of the block: top-level statements, function signatures, calls and attribute accesses."
+    defs = {s.name: s for s in tree.body if isinstance(s, ast.FunctionDef)}
+    regs = 0
+    for st in tree.body:
+        if isinstance(st, ast.FunctionDef):
+            if mode in ("expectation", "backtrack"):
+                raise InterpreterError("structure", f"a function definition is not allowed in {'an' if mode[0] == 'e' else 'a'} {mode} block", st.lineno)
+            self._check_def(st, defs)
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant) and isinstance(st.value.value, str):
+            continue                                                   # a docstring
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
+            self._check_top_call(st.value, mode, defs); regs += 1
+        else:
+            allowed = {"action": "function definitions and one agent.add_action(title, function) call",
+                       "evaluation": "function definitions and agent.add_evaluation(question, function) calls",
+                       "expectation": "one expect(type_name, [values...]) call",
+                       "backtrack": "one agent.undo(k) call"}[mode]
+            raise InterpreterError("structure", f"only {allowed} may appear at the top level of {'an' if mode[0] in 'ae' else 'a'} {mode} block", st.lineno)
+    need = {"action": (1, 1), "evaluation": (1, 50), "expectation": (1, 1), "backtrack": (1, 1)}[mode]
+    if not need[0] <= regs <= need[1]:
+        what = {"action": "agent.add_action(title, function)", "evaluation": "agent.add_evaluation(question, function)",
+                "expectation": "expect(type_name, [values...])", "backtrack": "agent.undo(k)"}[mode]
+        raise InterpreterError("structure", f"{'an' if mode[0] in 'ae' else 'a'} {mode} block needs "
+                               f"{'exactly one' if need[1] == 1 else 'at least one'} {what} call, found {regs}")
+
+# %% ../../nbs/21_agent_interpreter.ipynb #ea5ef070
+@patch
+def _check_def(self: Interpreter, fd: ast.FunctionDef, defs):
+    a = fd.args
+    if fd.decorator_list: raise InterpreterError("rejected", "decorators are not allowed", fd.lineno)
+    if fd.name.startswith("_"): raise InterpreterError("rejected", f"the name {fd.name!r} is not allowed", fd.lineno)
+    if len(a.args) != 1 or a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg or a.defaults:
+        raise InterpreterError("structure", f"{fd.name} must take exactly one argument (the agent)", fd.lineno)
+    if a.args[0].annotation is not None or fd.returns is not None:
+        raise InterpreterError("rejected", "annotations are not allowed", fd.lineno)
+    param = a.args[0].arg
+    callees = {id(n.func) for n in ast.walk(fd) if isinstance(n, ast.Call)}
+    for node in ast.walk(fd):
+        if node is fd: continue
+        if isinstance(node, ast.FunctionDef):
+            raise InterpreterError("rejected", "a nested function definition is not allowed", node.lineno)
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            for t in (node.targets if isinstance(node, ast.Assign) else [node.target]):
+                names = t.elts if isinstance(t, (ast.Tuple, ast.List)) and isinstance(node, ast.Assign) else [t]
+                for n in names:
+                    if not isinstance(n, ast.Name):
+                        raise InterpreterError("rejected", f"assigning to {ast.unparse(n)} is not allowed: only plain "
+                                               f"names can be assigned (return new values instead)", node.lineno)
+                    if n.id == param or n.id in self.functions or n.id in SAFE_BUILTINS:
+                        raise InterpreterError("rejected", f"assigning to {n.id!r} is not allowed", node.lineno)
+        elif isinstance(node, ast.Call):
+            f = node.func
+            if isinstance(f, ast.Name):
+                if f.id not in self.functions and f.id not in SAFE_BUILTINS: raise self._unknown(f.id, f, defs)
+                lo, hi = (1, 1) if f.id in self.functions else SAFE_BUILTINS[f.id][1:3]
+                if not lo <= len(node.args) <= hi:
+                    raise InterpreterError("runtime", f"{f.id} takes {lo}{'' if lo == hi else f' to {hi}'} "
+                                           f"argument{'s' if hi > 1 else ''}, got {len(node.args)}", node.lineno)
             else:
-                allowed = {"action": "function definitions and one agent.add_action(title, function) call",
-                           "evaluation": "function definitions and agent.add_evaluation(question, function) calls",
-                           "expectation": "one expect(type_name, [values...]) call",
-                           "backtrack": "one agent.undo(k) call"}[mode]
-                raise InterpreterError("structure", f"only {allowed} may appear at the top level of {'an' if mode[0] in 'ae' else 'a'} {mode} block", st.lineno)
-        need = {"action": (1, 1), "evaluation": (1, 50), "expectation": (1, 1), "backtrack": (1, 1)}[mode]
-        if not need[0] <= regs <= need[1]:
-            what = {"action": "agent.add_action(title, function)", "evaluation": "agent.add_evaluation(question, function)",
-                    "expectation": "expect(type_name, [values...])", "backtrack": "agent.undo(k)"}[mode]
-            raise InterpreterError("structure", f"{'an' if mode[0] in 'ae' else 'a'} {mode} block needs "
-                                   f"{'exactly one' if need[1] == 1 else 'at least one'} {what} call, found {regs}")
+                raise InterpreterError("rejected", f"only tools and builtins can be called, not "
+                                       f"{ast.unparse(f)}", node.lineno)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and id(node) not in callees:
+            if node.id in self.functions or node.id in SAFE_BUILTINS:
+                raise InterpreterError("rejected", f"{node.id!r} can only be called, not used as a value", node.lineno)
+            if node.id in defs:
+                raise InterpreterError("rejected", f"the function {node.id!r} can only be registered, not used inside "
+                                       f"a function", node.lineno)
+        elif isinstance(node, ast.Attribute):
+            if not (isinstance(node.value, ast.Name) and node.value.id == param and node.attr in VIEW_ATTRS):
+                api = ", ".join(f"{param}.{a}" for a in VIEW_ATTRS)
+                raise InterpreterError("rejected", f"attribute access is only allowed on the agent API ({api}); "
+                                       f"{ast.unparse(node)} is not", node.lineno)
+            if not isinstance(node.ctx, ast.Load):
+                raise InterpreterError("rejected", f"assigning to {ast.unparse(node)} is not allowed", node.lineno)
 
-    def _check_def(self, fd: ast.FunctionDef, defs):
-        a = fd.args
-        if fd.decorator_list: raise InterpreterError("rejected", "decorators are not allowed", fd.lineno)
-        if fd.name.startswith("_"): raise InterpreterError("rejected", f"the name {fd.name!r} is not allowed", fd.lineno)
-        if len(a.args) != 1 or a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg or a.defaults:
-            raise InterpreterError("structure", f"{fd.name} must take exactly one argument (the agent)", fd.lineno)
-        if a.args[0].annotation is not None or fd.returns is not None:
-            raise InterpreterError("rejected", "annotations are not allowed", fd.lineno)
-        param = a.args[0].arg
-        callees = {id(n.func) for n in ast.walk(fd) if isinstance(n, ast.Call)}
-        for node in ast.walk(fd):
-            if node is fd: continue
-            if isinstance(node, ast.FunctionDef):
-                raise InterpreterError("rejected", "a nested function definition is not allowed", node.lineno)
-            if isinstance(node, (ast.Assign, ast.AugAssign)):
-                for t in (node.targets if isinstance(node, ast.Assign) else [node.target]):
-                    names = t.elts if isinstance(t, (ast.Tuple, ast.List)) and isinstance(node, ast.Assign) else [t]
-                    for n in names:
-                        if not isinstance(n, ast.Name):
-                            raise InterpreterError("rejected", f"assigning to {ast.unparse(n)} is not allowed: only plain "
-                                                   f"names can be assigned (return new values instead)", node.lineno)
-                        if n.id == param or n.id in self.functions or n.id in SAFE_BUILTINS:
-                            raise InterpreterError("rejected", f"assigning to {n.id!r} is not allowed", node.lineno)
-            elif isinstance(node, ast.Call):
-                f = node.func
-                if isinstance(f, ast.Name):
-                    if f.id not in self.functions and f.id not in SAFE_BUILTINS: raise self._unknown(f.id, f, defs)
-                    lo, hi = (1, 1) if f.id in self.functions else SAFE_BUILTINS[f.id][1:3]
-                    if not lo <= len(node.args) <= hi:
-                        raise InterpreterError("runtime", f"{f.id} takes {lo}{'' if lo == hi else f' to {hi}'} "
-                                               f"argument{'s' if hi > 1 else ''}, got {len(node.args)}", node.lineno)
-                else:
-                    raise InterpreterError("rejected", f"only tools and builtins can be called, not "
-                                           f"{ast.unparse(f)}", node.lineno)
-            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and id(node) not in callees:
-                if node.id in self.functions or node.id in SAFE_BUILTINS:
-                    raise InterpreterError("rejected", f"{node.id!r} can only be called, not used as a value", node.lineno)
-                if node.id in defs:
-                    raise InterpreterError("rejected", f"the function {node.id!r} can only be registered, not used inside "
-                                           f"a function", node.lineno)
-            elif isinstance(node, ast.Attribute):
-                if not (isinstance(node.value, ast.Name) and node.value.id == param and node.attr in VIEW_ATTRS):
-                    api = ", ".join(f"{param}.{a}" for a in VIEW_ATTRS)
-                    raise InterpreterError("rejected", f"attribute access is only allowed on the agent API ({api}); "
-                                           f"{ast.unparse(node)} is not", node.lineno)
-                if not isinstance(node.ctx, ast.Load):
-                    raise InterpreterError("rejected", f"assigning to {ast.unparse(node)} is not allowed", node.lineno)
+# %% ../../nbs/21_agent_interpreter.ipynb #beebf6d4
+@patch
+def _check_top_call(self: Interpreter, call: ast.Call, mode: str, defs):
+    f = call.func
+    if mode == "expectation":
+        if not (isinstance(f, ast.Name) and f.id == "expect"):
+            raise InterpreterError("structure", "an expectation block is one expect(type_name, [values...]) call",
+                                   call.lineno)
+        if len(call.args) != 2 or not (isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)):
+            raise InterpreterError("structure", "expect takes a type name and a list of values: "
+                                   "expect(\"int\", [3, 5, 7])", call.lineno)
+        for node in ast.walk(call.args[1]):
+            if isinstance(node, ast.Call):
+                if not (isinstance(node.func, ast.Name) and node.func.id in EXPECTATION_CALLS[1:]):
+                    raise InterpreterError("rejected", f"an expectation holds values only; {ast.unparse(node.func)}(...) "
+                                           f"is not one of {', '.join(EXPECTATION_CALLS[1:])}", node.lineno)
+            elif isinstance(node, ast.Name) and node.id not in EXPECTATION_NAMES and node.id not in EXPECTATION_CALLS:
+                raise InterpreterError("rejected", f"an expectation holds values only; the name {node.id!r} is not "
+                                       f"one (inf and nan are)", node.lineno)
+            elif isinstance(node, (ast.Attribute, ast.Subscript, ast.Compare, ast.BoolOp, ast.IfExp)):
+                raise InterpreterError("rejected", f"an expectation holds values only, not {type(node).__name__} "
+                                       f"expressions", node.lineno)
+        return
+    methods = REGISTRAR[mode]
+    if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "agent"
+            and f.attr in methods):
+        raise InterpreterError("structure", f"the top level of {'an' if mode[0] in 'ae' else 'a'} {mode} block may only call "
+                               f"{' or '.join('agent.' + m for m in methods)}, not {ast.unparse(f)}", call.lineno)
+    if f.attr == "undo":
+        if len(call.args) != 1 or not (isinstance(call.args[0], ast.Constant) and type(call.args[0].value) is int):
+            raise InterpreterError("structure", "agent.undo takes one whole number: the actions to undo", call.lineno)
+        return
+    if (len(call.args) != 2 or not (isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str))
+            or not isinstance(call.args[1], ast.Name)):
+        raise InterpreterError("structure", f"agent.{f.attr} takes a title (a string) and the name of a function "
+                               f"defined in the block", call.lineno)
+    if call.args[1].id not in defs:
+        raise InterpreterError("structure", f"agent.{f.attr} registers {call.args[1].id!r}, which the block does "
+                               f"not define", call.lineno)
 
-    def _check_top_call(self, call: ast.Call, mode: str, defs):
-        f = call.func
+# %% ../../nbs/21_agent_interpreter.ipynb #8ccc12e8
+@patch
+def load(self: Interpreter, source: str, mode: str) -> LoadedBlock:
+    "Check a block and run its top level: register its functions (or build its expectation, or read its undo)."
+    tree = self.check(source, mode)
+    self._start()
+    out = LoadedBlock(mode, tree)
+    for st in tree.body:
+        if isinstance(st, ast.FunctionDef):
+            out.functions[st.name] = BlockFunction(st.name, st, st.args.args[0].arg)
+    for st in tree.body:
+        if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Call)): continue
+        call = st.value
         if mode == "expectation":
-            if not (isinstance(f, ast.Name) and f.id == "expect"):
-                raise InterpreterError("structure", "an expectation block is one expect(type_name, [values...]) call",
-                                       call.lineno)
-            if len(call.args) != 2 or not (isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)):
-                raise InterpreterError("structure", "expect takes a type name and a list of values: "
-                                       "expect(\"int\", [3, 5, 7])", call.lineno)
-            for node in ast.walk(call.args[1]):
-                if isinstance(node, ast.Call):
-                    if not (isinstance(node.func, ast.Name) and node.func.id in EXPECTATION_CALLS[1:]):
-                        raise InterpreterError("rejected", f"an expectation holds values only; {ast.unparse(node.func)}(...) "
-                                               f"is not one of {', '.join(EXPECTATION_CALLS[1:])}", node.lineno)
-                elif isinstance(node, ast.Name) and node.id not in EXPECTATION_NAMES and node.id not in EXPECTATION_CALLS:
-                    raise InterpreterError("rejected", f"an expectation holds values only; the name {node.id!r} is not "
-                                           f"one (inf and nan are)", node.lineno)
-                elif isinstance(node, (ast.Attribute, ast.Subscript, ast.Compare, ast.BoolOp, ast.IfExp)):
-                    raise InterpreterError("rejected", f"an expectation holds values only, not {type(node).__name__} "
-                                           f"expressions", node.lineno)
-            return
-        methods = REGISTRAR[mode]
-        if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "agent"
-                and f.attr in methods):
-            raise InterpreterError("structure", f"the top level of {'an' if mode[0] in 'ae' else 'a'} {mode} block may only call "
-                                   f"{' or '.join('agent.' + m for m in methods)}, not {ast.unparse(f)}", call.lineno)
-        if f.attr == "undo":
-            if len(call.args) != 1 or not (isinstance(call.args[0], ast.Constant) and type(call.args[0].value) is int):
-                raise InterpreterError("structure", "agent.undo takes one whole number: the actions to undo", call.lineno)
-            return
-        if (len(call.args) != 2 or not (isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str))
-                or not isinstance(call.args[1], ast.Name)):
-            raise InterpreterError("structure", f"agent.{f.attr} takes a title (a string) and the name of a function "
-                                   f"defined in the block", call.lineno)
-        if call.args[1].id not in defs:
-            raise InterpreterError("structure", f"agent.{f.attr} registers {call.args[1].id!r}, which the block does "
-                                   f"not define", call.lineno)
+            out.expectation = self._expectation(call); continue
+        meth = call.func.attr
+        if meth == "undo":
+            k = call.args[0].value
+            if k < 1: raise InterpreterError("structure", f"agent.undo needs at least 1 action to undo, got {k}", call.lineno)
+            out.undo = k; continue
+        title, fn = call.args[0].value.strip(), out.functions[call.args[1].id]
+        if not title or "\n" in title:
+            raise InterpreterError("structure", f"agent.{meth} needs a one-line, non-empty title", call.lineno)
+        (out.actions if meth == "add_action" else out.evaluations).append((title, fn))
+    return out
 
-    # ----- loading and calling ----------------------------------------------------------------------------------
-    def load(self, source: str, mode: str) -> LoadedBlock:
-        "Check a block and run its top level: register its functions (or build its expectation, or read its undo)."
-        tree = self.check(source, mode)
-        self._start()
-        out = LoadedBlock(mode, tree)
-        for st in tree.body:
-            if isinstance(st, ast.FunctionDef):
-                out.functions[st.name] = BlockFunction(st.name, st, st.args.args[0].arg)
-        for st in tree.body:
-            if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Call)): continue
-            call = st.value
-            if mode == "expectation":
-                out.expectation = self._expectation(call); continue
-            meth = call.func.attr
-            if meth == "undo":
-                k = call.args[0].value
-                if k < 1: raise InterpreterError("structure", f"agent.undo needs at least 1 action to undo, got {k}", call.lineno)
-                out.undo = k; continue
-            title, fn = call.args[0].value.strip(), out.functions[call.args[1].id]
-            if not title or "\n" in title:
-                raise InterpreterError("structure", f"agent.{meth} needs a one-line, non-empty title", call.lineno)
-            (out.actions if meth == "add_action" else out.evaluations).append((title, fn))
-        return out
+# %% ../../nbs/21_agent_interpreter.ipynb #13c409fa
+@patch
+def _expectation(self: Interpreter, call: ast.Call) -> TypedList:
+    try: t = type_from_name(call.args[0].value)
+    except TypeError as e: raise InterpreterError("type", str(e), call.lineno) from None
+    items = self._eval(call.args[1], dict(EXPECTATION_NAMES), expectation=True)
+    if not isinstance(items, list):
+        raise InterpreterError("type", f"expect takes a list of values, got {type(items).__name__}", call.lineno)
+    try: return TypedList(items, t)
+    except (TypeError, ValueError) as e: raise InterpreterError("type", f"the expected values: {e}", call.lineno) from None
 
-    def _expectation(self, call: ast.Call) -> TypedList:
-        try: t = type_from_name(call.args[0].value)
-        except TypeError as e: raise InterpreterError("type", str(e), call.lineno) from None
-        items = self._eval(call.args[1], dict(EXPECTATION_NAMES), expectation=True)
-        if not isinstance(items, list):
-            raise InterpreterError("type", f"expect takes a list of values, got {type(items).__name__}", call.lineno)
-        try: return TypedList(items, t)
-        except (TypeError, ValueError) as e: raise InterpreterError("type", f"the expected values: {e}", call.lineno) from None
+# %% ../../nbs/21_agent_interpreter.ipynb #6f51a80b
+@patch
+def call(self: Interpreter, fn: BlockFunction, view: AgentView):
+    "Run a block's function with `view` as its argument; returns what it returns (None if it does not return)."
+    self._start()
+    env = {fn.param: view}
+    try: self._body(fn.node.body, env)
+    except _Return as r: return r.value
+    except InterpreterError: raise
+    except RecursionError: raise InterpreterError("limit", "the block recursed too deeply") from None
+    except Exception as e:                      # a safety net: nothing a block does may crash the caller
+        raise InterpreterError("runtime", f"{type(e).__name__}: {e}") from None
+    return None
 
-    def call(self, fn: BlockFunction, view: AgentView):
-        "Run a block's function with `view` as its argument; returns what it returns (None if it does not return)."
-        self._start()
-        env = {fn.param: view}
-        try: self._body(fn.node.body, env)
-        except _Return as r: return r.value
-        except InterpreterError: raise
-        except RecursionError: raise InterpreterError("limit", "the block recursed too deeply") from None
-        except Exception as e:                      # a safety net: nothing a block does may crash the caller
-            raise InterpreterError("runtime", f"{type(e).__name__}: {e}") from None
-        return None
+# %% ../../nbs/21_agent_interpreter.ipynb #3c67ef22
+@patch
+def _start(self: Interpreter):
+    self.steps, self._deadline = 0, time.monotonic() + self.timeout_s
 
-    # ----- evaluation -------------------------------------------------------------------------------------------
-    def _start(self):
-        self.steps, self._deadline = 0, time.monotonic() + self.timeout_s
+@patch
+def _step(self: Interpreter, node, cost: int = 1):
+    self.steps += cost
+    if self.steps > self.max_steps:
+        raise InterpreterError("limit", f"the step limit was reached ({self.max_steps} steps)", _line(node))
+    if self.steps & 1023 == 0 and time.monotonic() > self._deadline:
+        raise InterpreterError("limit", f"the time limit was reached ({self.timeout_s} s)", _line(node))
 
-    def _step(self, node, cost: int = 1):
-        self.steps += cost
-        if self.steps > self.max_steps:
-            raise InterpreterError("limit", f"the step limit was reached ({self.max_steps} steps)", _line(node))
-        if self.steps & 1023 == 0 and time.monotonic() > self._deadline:
-            raise InterpreterError("limit", f"the time limit was reached ({self.timeout_s} s)", _line(node))
+# %% ../../nbs/21_agent_interpreter.ipynb #f8920c19
+@patch
+def _size(self: Interpreter, v, node):
+    if isinstance(v, TypedList): return v
+    why = oversize(v, self.limits)
+    if why: raise InterpreterError("limit", f"the value would be too large: {why}", _line(node))
+    return v
 
-    def _size(self, v, node):
-        if isinstance(v, TypedList): return v
-        why = oversize(v, self.limits)
-        if why: raise InterpreterError("limit", f"the value would be too large: {why}", _line(node))
-        return v
+@patch
+def _body(self: Interpreter, stmts, env):
+    for st in stmts: self._exec(st, env)
 
-    def _body(self, stmts, env):
-        for st in stmts: self._exec(st, env)
+# %% ../../nbs/21_agent_interpreter.ipynb #9d97dfc9
+@patch
+def _exec(self: Interpreter, st, env):
+    self._step(st)
+    t = type(st)
+    if t is ast.Assign:
+        v = self._eval(st.value, env)
+        for target in st.targets: self._assign(target, v, env)
+    elif t is ast.AugAssign:
+        env[st.target.id] = self._binop(st.op, self._name(st.target, env), self._eval(st.value, env), st)
+    elif t is ast.Expr: self._eval(st.value, env)
+    elif t is ast.Return: raise _Return(self._eval(st.value, env) if st.value is not None else None)
+    elif t is ast.If: self._body(st.body if self._truth(self._eval(st.test, env), st) else st.orelse, env)
+    elif t is ast.Assert:
+        if not self._truth(self._eval(st.test, env), st):
+            msg = self._eval(st.msg, env) if st.msg is not None else ast.unparse(st.test)
+            raise InterpreterError("assertion", f"assertion failed: {msg}", st.lineno)
+    elif t is ast.Pass: pass
+    else: raise InterpreterError("rejected", f"{t.__name__} is not allowed", _line(st))
 
-    def _exec(self, st, env):
-        self._step(st)
-        t = type(st)
-        if t is ast.Assign:
-            v = self._eval(st.value, env)
-            for target in st.targets: self._assign(target, v, env)
-        elif t is ast.AugAssign:
-            env[st.target.id] = self._binop(st.op, self._name(st.target, env), self._eval(st.value, env), st)
-        elif t is ast.Expr: self._eval(st.value, env)
-        elif t is ast.Return: raise _Return(self._eval(st.value, env) if st.value is not None else None)
-        elif t is ast.If: self._body(st.body if self._truth(self._eval(st.test, env), st) else st.orelse, env)
-        elif t is ast.Assert:
-            if not self._truth(self._eval(st.test, env), st):
-                msg = self._eval(st.msg, env) if st.msg is not None else ast.unparse(st.test)
-                raise InterpreterError("assertion", f"assertion failed: {msg}", st.lineno)
-        elif t is ast.Pass: pass
-        else: raise InterpreterError("rejected", f"{t.__name__} is not allowed", _line(st))
+# %% ../../nbs/21_agent_interpreter.ipynb #b127aca3
+@patch
+def _assign(self: Interpreter, target, v, env):
+    if isinstance(target, ast.Name): env[target.id] = v; return
+    vals = list(_items(v)) if isinstance(v, (list, tuple, TypedList)) else None
+    if vals is None or len(vals) != len(target.elts):
+        raise InterpreterError("runtime", f"cannot unpack {type(v).__name__} into {len(target.elts)} names", target.lineno)
+    for n, x in zip(target.elts, vals): env[n.id] = x
 
-    def _assign(self, target, v, env):
-        if isinstance(target, ast.Name): env[target.id] = v; return
-        vals = list(_items(v)) if isinstance(v, (list, tuple, TypedList)) else None
-        if vals is None or len(vals) != len(target.elts):
-            raise InterpreterError("runtime", f"cannot unpack {type(v).__name__} into {len(target.elts)} names", target.lineno)
-        for n, x in zip(target.elts, vals): env[n.id] = x
+@patch
+def _name(self: Interpreter, node, env):
+    try: return env[node.id]
+    except KeyError: raise InterpreterError("runtime", f"name {node.id!r} is not defined", node.lineno) from None
 
-    def _name(self, node, env):
-        try: return env[node.id]
-        except KeyError: raise InterpreterError("runtime", f"name {node.id!r} is not defined", node.lineno) from None
+# %% ../../nbs/21_agent_interpreter.ipynb #86546fd1
+@patch
+def _truth(self: Interpreter, v, node) -> bool:
+    if isinstance(v, TypedList): return len(v) > 0
+    return bool(v)
 
-    def _truth(self, v, node) -> bool:
-        if isinstance(v, TypedList): return len(v) > 0
-        return bool(v)
-
-    def _eval(self, e, env, expectation: bool = False):
-        self._step(e)
-        t = type(e)
-        if t is ast.Constant: return e.value
-        if t is ast.Name: return self._name(e, env)
-        if t is ast.List or t is ast.Tuple or t is ast.Set:
-            vals = [self._eval(x, env, expectation) for x in e.elts]
-            try: return self._size(vals if t is ast.List else tuple(vals) if t is ast.Tuple else set(vals), e)
-            except TypeError as err: raise InterpreterError("runtime", f"TypeError: {err}", e.lineno) from None
-        if t is ast.Dict:
-            if any(k is None for k in e.keys): raise InterpreterError("rejected", "** in a dict display is not allowed", e.lineno)
-            ks = [self._eval(k, env, expectation) for k in e.keys]
-            vs = [self._eval(v, env, expectation) for v in e.values]
-            try: return self._size(dict(zip(ks, vs)), e)
-            except TypeError as err: raise InterpreterError("runtime", f"TypeError: {err}", e.lineno) from None
-        if t is ast.UnaryOp:
-            v = self._eval(e.operand, env, expectation)
-            if isinstance(v, TypedList) and not isinstance(e.op, ast.Not):
-                raise InterpreterError("runtime", "arithmetic on a whole batch is not allowed: apply a tool to it", e.lineno)
-            try: return _UNARY[type(e.op)](v) if not isinstance(e.op, ast.Not) else not self._truth(v, e)
-            except (TypeError, ValueError, ArithmeticError) as err:
-                raise InterpreterError("runtime", f"{type(err).__name__}: {err}", e.lineno) from None
-        if t is ast.BinOp:
-            return self._binop(e.op, self._eval(e.left, env, expectation), self._eval(e.right, env, expectation), e)
-        if t is ast.BoolOp:
-            v = None
-            for x in e.values:
-                v = self._eval(x, env, expectation)
-                if isinstance(e.op, ast.And) != self._truth(v, e): return v
-            return v
-        if t is ast.Compare:
-            left = self._eval(e.left, env)
-            for op, rnode in zip(e.ops, e.comparators):
-                right = self._eval(rnode, env)
-                if not self._compare(op, left, right, e): return False
-                left = right
-            return True
-        if t is ast.IfExp:
-            return self._eval(e.body if self._truth(self._eval(e.test, env), e) else e.orelse, env)
-        if t is ast.Attribute:
-            obj = self._name(e.value, env)
-            if not isinstance(obj, AgentView):
-                raise InterpreterError("rejected", f"{e.value.id} is not the agent: attribute access is only allowed on "
-                                       f"the agent API", e.lineno)
-            return obj.get(e.attr)
-        if t is ast.Subscript: return self._subscript(e, env)
-        if t is ast.Call: return self._call(e, env, expectation)
-        raise InterpreterError("rejected", f"{t.__name__} is not allowed", _line(e))
-
-    def _binop(self, op, a, b, node):
-        if isinstance(a, TypedList) or isinstance(b, TypedList):
-            raise InterpreterError("runtime", "arithmetic on a whole batch is not allowed: apply a tool to it", _line(node))
-        lim, ot = self.limits, type(op)
-        if ot is ast.Mod and isinstance(a, (str, bytes, bytearray)):
-            raise InterpreterError("rejected", "string formatting with % is not allowed", _line(node))
-        ints = type(a) in (int, bool) and type(b) in (int, bool)
-        if ot is ast.Mult:
-            seq, n = (a, b) if isinstance(a, (str, bytes, bytearray, list, tuple)) else (b, a)
-            if isinstance(seq, (str, bytes, bytearray, list, tuple)) and type(n) in (int, bool):
-                if len(seq) * max(n, 0) > lim.max_len:
-                    raise InterpreterError("limit", f"the value would be too large: a {type(seq).__name__} of length "
-                                           f"{len(seq) * n} (limit {lim.max_len})", _line(node))
-            elif ints and abs(a).bit_length() + abs(b).bit_length() > lim.max_int_bits + 1:
-                raise InterpreterError("limit", f"the value would be too large: an int of about "
-                                       f"{abs(a).bit_length() + abs(b).bit_length()} bits (limit {lim.max_int_bits})", _line(node))
-        elif ot is ast.Add and isinstance(a, (str, bytes, bytearray, list, tuple)) and type(a) is type(b):
-            if len(a) + len(b) > lim.max_len:
-                raise InterpreterError("limit", f"the value would be too large: a {type(a).__name__} of length "
-                                       f"{len(a) + len(b)} (limit {lim.max_len})", _line(node))
-        elif ot is ast.Pow and type(a) in (int, bool) and type(b) in (int, bool) and b > 0 and abs(a) > 1:
-            if (abs(a).bit_length() - 1) * b > lim.max_int_bits:
-                raise InterpreterError("limit", f"the value would be too large: {a} ** {b} has over {lim.max_int_bits} "
-                                       f"bits", _line(node))
-        self._step(node, len(a) if isinstance(a, (str, bytes, list, tuple)) else 1)
-        try: r = _OPS[ot](a, b)
+# %% ../../nbs/21_agent_interpreter.ipynb #f0321202
+@patch
+def _eval(self: Interpreter, e, env, expectation: bool = False):
+    self._step(e)
+    t = type(e)
+    if t is ast.Constant: return e.value
+    if t is ast.Name: return self._name(e, env)
+    if t is ast.List or t is ast.Tuple or t is ast.Set:
+        vals = [self._eval(x, env, expectation) for x in e.elts]
+        try: return self._size(vals if t is ast.List else tuple(vals) if t is ast.Tuple else set(vals), e)
+        except TypeError as err: raise InterpreterError("runtime", f"TypeError: {err}", e.lineno) from None
+    if t is ast.Dict:
+        if any(k is None for k in e.keys): raise InterpreterError("rejected", "** in a dict display is not allowed", e.lineno)
+        ks = [self._eval(k, env, expectation) for k in e.keys]
+        vs = [self._eval(v, env, expectation) for v in e.values]
+        try: return self._size(dict(zip(ks, vs)), e)
+        except TypeError as err: raise InterpreterError("runtime", f"TypeError: {err}", e.lineno) from None
+    if t is ast.UnaryOp:
+        v = self._eval(e.operand, env, expectation)
+        if isinstance(v, TypedList) and not isinstance(e.op, ast.Not):
+            raise InterpreterError("runtime", "arithmetic on a whole batch is not allowed: apply a tool to it", e.lineno)
+        try: return _UNARY[type(e.op)](v) if not isinstance(e.op, ast.Not) else not self._truth(v, e)
         except (TypeError, ValueError, ArithmeticError) as err:
-            raise InterpreterError("runtime", f"{type(err).__name__}: {err}", _line(node)) from None
-        return self._size(r, node)
-
-    def _compare(self, op, a, b, node) -> bool:
-        ot = type(op)
-        if ot is ast.Eq: return values_equal(a, b)
-        if ot is ast.NotEq: return not values_equal(a, b)
-        if ot is ast.Is: return a is None
-        if ot is ast.IsNot: return a is not None
-        if ot in (ast.In, ast.NotIn):
-            self._step(node, len(b) if hasattr(b, "__len__") else 1)
-            if isinstance(b, (TypedList, list, tuple, set, frozenset)):
-                found = any(values_equal(a, x) for x in _items(b))
-            else:
-                try: found = a in b
-                except TypeError as err: raise InterpreterError("runtime", f"TypeError: {err}", _line(node)) from None
-            return found if ot is ast.In else not found
-        if isinstance(a, TypedList) or isinstance(b, TypedList):
-            raise InterpreterError("runtime", "batches can only be compared with == and !=", _line(node))
-        try: return {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}[ot](a, b)
-        except TypeError as err: raise InterpreterError("runtime", f"TypeError: {err}", _line(node)) from None
-
-    def _subscript(self, e, env):
-        v = self._eval(e.value, env)
-        if isinstance(e.slice, ast.Slice):
-            parts = [self._eval(p, env) if p is not None else None for p in (e.slice.lower, e.slice.upper, e.slice.step)]
-            if not all(p is None or type(p) is int for p in parts):
-                raise InterpreterError("runtime", "slice bounds must be whole numbers", e.lineno)
-            idx = slice(*parts)
-        else: idx = self._eval(e.slice, env)
-        if not isinstance(v, (TypedList, list, tuple, str, bytes, bytearray, dict, range)):
-            raise InterpreterError("runtime", f"a {type(v).__name__} cannot be indexed", e.lineno)
-        try:
-            if isinstance(v, TypedList):
-                r = v.items[idx]
-                return TypedList.trusted(r, v.item_type) if isinstance(idx, slice) else r
-            self._step(e, len(v) if isinstance(idx, slice) else 1)
-            return v[idx]
-        except (IndexError, KeyError, TypeError, ValueError) as err:
             raise InterpreterError("runtime", f"{type(err).__name__}: {err}", e.lineno) from None
+    if t is ast.BinOp:
+        return self._binop(e.op, self._eval(e.left, env, expectation), self._eval(e.right, env, expectation), e)
+    if t is ast.BoolOp:
+        v = None
+        for x in e.values:
+            v = self._eval(x, env, expectation)
+            if isinstance(e.op, ast.And) != self._truth(v, e): return v
+        return v
+    if t is ast.Compare:
+        left = self._eval(e.left, env)
+        for op, rnode in zip(e.ops, e.comparators):
+            right = self._eval(rnode, env)
+            if not self._compare(op, left, right, e): return False
+            left = right
+        return True
+    if t is ast.IfExp:
+        return self._eval(e.body if self._truth(self._eval(e.test, env), e) else e.orelse, env)
+    if t is ast.Attribute:
+        obj = self._name(e.value, env)
+        if not isinstance(obj, AgentView):
+            raise InterpreterError("rejected", f"{e.value.id} is not the agent: attribute access is only allowed on "
+                                   f"the agent API", e.lineno)
+        return obj.get(e.attr)
+    if t is ast.Subscript: return self._subscript(e, env)
+    if t is ast.Call: return self._call(e, env, expectation)
+    raise InterpreterError("rejected", f"{t.__name__} is not allowed", _line(e))
 
-    def _call(self, e: ast.Call, env, expectation: bool):
-        name = e.func.id                                # the static check allows only plain names here
-        args = [self._eval(a, env, expectation) for a in e.args]
-        if expectation:
-            return self._size(self._constructor(name, args, e), e)
-        f = self.functions.get(name)
-        if f is not None: return self._tool(f, args[0], e)
-        fn = SAFE_BUILTINS[name][0]
-        self._step(e, sum(len(a) if isinstance(a, (TypedList, list, tuple, set, dict, str, bytes)) else 1 for a in args))
-        try: r = fn(*args)
-        except (TypeError, ValueError, ArithmeticError, IndexError, KeyError) as err:
-            raise InterpreterError("runtime", f"{name}: {type(err).__name__}: {err}", e.lineno) from None
-        return self._size(r, e)
+# %% ../../nbs/21_agent_interpreter.ipynb #8236069a
+@patch
+def _binop(self: Interpreter, op, a, b, node):
+    if isinstance(a, TypedList) or isinstance(b, TypedList):
+        raise InterpreterError("runtime", "arithmetic on a whole batch is not allowed: apply a tool to it", _line(node))
+    lim, ot = self.limits, type(op)
+    if ot is ast.Mod and isinstance(a, (str, bytes, bytearray)):
+        raise InterpreterError("rejected", "string formatting with % is not allowed", _line(node))
+    ints = type(a) in (int, bool) and type(b) in (int, bool)
+    if ot is ast.Mult:
+        seq, n = (a, b) if isinstance(a, (str, bytes, bytearray, list, tuple)) else (b, a)
+        if isinstance(seq, (str, bytes, bytearray, list, tuple)) and type(n) in (int, bool):
+            if len(seq) * max(n, 0) > lim.max_len:
+                raise InterpreterError("limit", f"the value would be too large: a {type(seq).__name__} of length "
+                                       f"{len(seq) * n} (limit {lim.max_len})", _line(node))
+        elif ints and abs(a).bit_length() + abs(b).bit_length() > lim.max_int_bits + 1:
+            raise InterpreterError("limit", f"the value would be too large: an int of about "
+                                   f"{abs(a).bit_length() + abs(b).bit_length()} bits (limit {lim.max_int_bits})", _line(node))
+    elif ot is ast.Add and isinstance(a, (str, bytes, bytearray, list, tuple)) and type(a) is type(b):
+        if len(a) + len(b) > lim.max_len:
+            raise InterpreterError("limit", f"the value would be too large: a {type(a).__name__} of length "
+                                   f"{len(a) + len(b)} (limit {lim.max_len})", _line(node))
+    elif ot is ast.Pow and type(a) in (int, bool) and type(b) in (int, bool) and b > 0 and abs(a) > 1:
+        if (abs(a).bit_length() - 1) * b > lim.max_int_bits:
+            raise InterpreterError("limit", f"the value would be too large: {a} ** {b} has over {lim.max_int_bits} "
+                                   f"bits", _line(node))
+    self._step(node, len(a) if isinstance(a, (str, bytes, list, tuple)) else 1)
+    try: r = _OPS[ot](a, b)
+    except (TypeError, ValueError, ArithmeticError) as err:
+        raise InterpreterError("runtime", f"{type(err).__name__}: {err}", _line(node)) from None
+    return self._size(r, node)
 
-    def _tool(self, f: FunctionDef, x, node):
-        if isinstance(x, TypedList):
-            self._step(node, max(1, len(x)))
-            try: return self.executor.apply(f, x)
-            except ExecutionError as err: raise InterpreterError("tool", err.message, node.lineno) from None
-        if type(x) is not f.in_cls:
-            raise InterpreterError("tool", f"{f.name} takes {short_type_name(f.in_cls)} (a value or a batch), got "
-                                   f"{type(x).__name__}", node.lineno)
-        self._step(node)
-        try: return self.executor.apply(f, TypedList.trusted([x], f.in_cls)).items[0]
+# %% ../../nbs/21_agent_interpreter.ipynb #dcadc952
+@patch
+def _compare(self: Interpreter, op, a, b, node) -> bool:
+    ot = type(op)
+    if ot is ast.Eq: return values_equal(a, b)
+    if ot is ast.NotEq: return not values_equal(a, b)
+    if ot is ast.Is: return a is None
+    if ot is ast.IsNot: return a is not None
+    if ot in (ast.In, ast.NotIn):
+        self._step(node, len(b) if hasattr(b, "__len__") else 1)
+        if isinstance(b, (TypedList, list, tuple, set, frozenset)):
+            found = any(values_equal(a, x) for x in _items(b))
+        else:
+            try: found = a in b
+            except TypeError as err: raise InterpreterError("runtime", f"TypeError: {err}", _line(node)) from None
+        return found if ot is ast.In else not found
+    if isinstance(a, TypedList) or isinstance(b, TypedList):
+        raise InterpreterError("runtime", "batches can only be compared with == and !=", _line(node))
+    try: return {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}[ot](a, b)
+    except TypeError as err: raise InterpreterError("runtime", f"TypeError: {err}", _line(node)) from None
+
+# %% ../../nbs/21_agent_interpreter.ipynb #c2389c04
+@patch
+def _subscript(self: Interpreter, e, env):
+    v = self._eval(e.value, env)
+    if isinstance(e.slice, ast.Slice):
+        parts = [self._eval(p, env) if p is not None else None for p in (e.slice.lower, e.slice.upper, e.slice.step)]
+        if not all(p is None or type(p) is int for p in parts):
+            raise InterpreterError("runtime", "slice bounds must be whole numbers", e.lineno)
+        idx = slice(*parts)
+    else: idx = self._eval(e.slice, env)
+    if not isinstance(v, (TypedList, list, tuple, str, bytes, bytearray, dict, range)):
+        raise InterpreterError("runtime", f"a {type(v).__name__} cannot be indexed", e.lineno)
+    try:
+        if isinstance(v, TypedList):
+            r = v.items[idx]
+            return TypedList.trusted(r, v.item_type) if isinstance(idx, slice) else r
+        self._step(e, len(v) if isinstance(idx, slice) else 1)
+        return v[idx]
+    except (IndexError, KeyError, TypeError, ValueError) as err:
+        raise InterpreterError("runtime", f"{type(err).__name__}: {err}", e.lineno) from None
+
+# %% ../../nbs/21_agent_interpreter.ipynb #bda088bc
+@patch
+def _call(self: Interpreter, e: ast.Call, env, expectation: bool):
+    name = e.func.id                                # the static check allows only plain names here
+    args = [self._eval(a, env, expectation) for a in e.args]
+    if expectation:
+        return self._size(self._constructor(name, args, e), e)
+    f = self.functions.get(name)
+    if f is not None: return self._tool(f, args[0], e)
+    fn = SAFE_BUILTINS[name][0]
+    self._step(e, sum(len(a) if isinstance(a, (TypedList, list, tuple, set, dict, str, bytes)) else 1 for a in args))
+    try: r = fn(*args)
+    except (TypeError, ValueError, ArithmeticError, IndexError, KeyError) as err:
+        raise InterpreterError("runtime", f"{name}: {type(err).__name__}: {err}", e.lineno) from None
+    return self._size(r, e)
+
+# %% ../../nbs/21_agent_interpreter.ipynb #d1fee570
+@patch
+def _tool(self: Interpreter, f: FunctionDef, x, node):
+    if isinstance(x, TypedList):
+        self._step(node, max(1, len(x)))
+        try: return self.executor.apply(f, x)
         except ExecutionError as err: raise InterpreterError("tool", err.message, node.lineno) from None
+    if type(x) is not f.in_cls:
+        raise InterpreterError("tool", f"{f.name} takes {short_type_name(f.in_cls)} (a value or a batch), got "
+                               f"{type(x).__name__}", node.lineno)
+    self._step(node)
+    try: return self.executor.apply(f, TypedList.trusted([x], f.in_cls)).items[0]
+    except ExecutionError as err: raise InterpreterError("tool", err.message, node.lineno) from None
 
-    def _constructor(self, name, args, node):
-        "The value constructors of expectation blocks, with their arguments checked."
-        try:
-            if name == "complex" and len(args) == 2 and all(type(a) in (int, float) for a in args): return complex(*args)
-            if name in ("set", "frozenset") and len(args) <= 1 and all(isinstance(a, (list, tuple, set)) for a in args):
-                return set(*args) if name == "set" else frozenset(*args)
-            if name == "bytearray" and len(args) == 1 and type(args[0]) is bytes: return bytearray(args[0])
-            if name == "range" and 1 <= len(args) <= 3 and all(type(a) is int for a in args): return range(*args)
-        except (TypeError, ValueError) as err:
-            raise InterpreterError("type", f"{name}: {err}", node.lineno) from None
-        raise InterpreterError("type", f"{name}({', '.join(type(a).__name__ for a in args)}) is not a value an "
-                               f"expectation can hold", node.lineno)
+# %% ../../nbs/21_agent_interpreter.ipynb #bd57a13f
+@patch
+def _constructor(self: Interpreter, name, args, node):
+    "The value constructors of expectation blocks, with their arguments checked."
+    try:
+        if name == "complex" and len(args) == 2 and all(type(a) in (int, float) for a in args): return complex(*args)
+        if name in ("set", "frozenset") and len(args) <= 1 and all(isinstance(a, (list, tuple, set)) for a in args):
+            return set(*args) if name == "set" else frozenset(*args)
+        if name == "bytearray" and len(args) == 1 and type(args[0]) is bytes: return bytearray(args[0])
+        if name == "range" and 1 <= len(args) <= 3 and all(type(a) is int for a in args): return range(*args)
+    except (TypeError, ValueError) as err:
+        raise InterpreterError("type", f"{name}: {err}", node.lineno) from None
+    raise InterpreterError("type", f"{name}({', '.join(type(a).__name__ for a in args)}) is not a value an "
+                           f"expectation can hold", node.lineno)
 
 # %% ../../nbs/21_agent_interpreter.ipynb #a9b0f32f
 def values_equal(a, b) -> bool:

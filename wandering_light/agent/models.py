@@ -6,6 +6,7 @@ Docs: https://wandering-light.github.io/wandering_light/agent_models.html.md"""
 
 # %% ../../nbs/23_agent_models.ipynb #16e1e561
 from __future__ import annotations
+from fastcore.basics import patch
 import json, math, random, re
 from dataclasses import dataclass, asdict, field
 from pathlib import Path
@@ -13,14 +14,16 @@ from typing import Any, Mapping, Sequence
 from .. import prompts as P
 from ..function_def import FunctionDefSet
 from .blocks import Block, Trace, render_blocks, block_header, completion_body
-from .loop import (BlockContext, TaskView, SCORING_QUESTIONS, Q_RUNS, Q_PROGRESS, Q_REACH,
-                                        Q_EXPECT, p_yes_from_top_logprobs)
+from ..prompts import Q_RUNS, Q_PROGRESS, Q_REACH, Q_EXPECT
+from ..calibration import p_yes_from_top
+from .views import TaskView
+from .candidates import BlockContext, SCORING_QUESTIONS
 
 # %% auto #0
 __all__ = ['MAX_TOKENS', 'SAMPLED_TYPES', 'DEFAULT_QUESTIONS', 'AGENT_CONFIG', 'EVALUATOR_DIR', 'Window', 'agent_tokenizer',
            'ModelPolicy', 'LogitScorer', 'replay_rules', 'save_agent_config', 'read_agent_config', 'model_agent']
 
-# %% ../../nbs/23_agent_models.ipynb #09b427f6
+# %% ../../nbs/23_agent_models.ipynb #ebdc656e
 @dataclass(frozen=True)
 class Window:
     "Which part of a trace a model sees, and how long it may be (see above)."
@@ -40,24 +43,31 @@ class Window:
         while keep and size(keep) + size(tail) + reserve > self.max_chars: keep = keep[1:]
         return keep + tail
 
-    def prompt(self, blocks: Sequence[Block], type: str, tick: int, title: str | None = None) -> str:
-        "The text a model continues to write the next block of `type` after `blocks` (all blocks so far)."
-        head = render_blocks(self.blocks(blocks, tick))
-        return head + ("\n" if head else "") + block_header(type, len(blocks), tick, title)
-
-    def scoring_text(self, blocks: Sequence[Block], type: str, tick: int, body: str, question: str,
-                     title: str | None = None) -> str:
-        "The text a logit evaluator completes with yes or no: the prompt, the candidate, `#endblock`, the question."
-        return self.prompt(blocks, type, tick, title) + body + "\n" + P.BLOCK_END + "\n" + P.question_suffix(question)
-
-    def type_prompt(self, blocks: Sequence[Block], tick: int) -> str:
-        "The text a policy completes with the type of the block it writes next."
-        return P.block_type_prompt(render_blocks(self.blocks(blocks, tick)))
-
-    def to_json(self) -> dict: return {"drop_views": list(self.drop_views), "max_chars": self.max_chars}
+    def to_json(self) -> dict:
+        "The window as a JSON object (what `agent.json` stores)."
+        return {"drop_views": list(self.drop_views), "max_chars": self.max_chars}
     @classmethod
     def from_json(cls, d: Mapping) -> "Window":
+        "The window `to_json` wrote."
         return cls(tuple(d.get("drop_views") or ()), int(d.get("max_chars", 4000)))
+
+# %% ../../nbs/23_agent_models.ipynb #2c1c501b
+@patch
+def prompt(self: Window, blocks: Sequence[Block], type: str, tick: int, title: str | None = None) -> str:
+    "The text a model continues to write the next block of `type` after `blocks` (all blocks so far)."
+    head = render_blocks(self.blocks(blocks, tick))
+    return head + ("\n" if head else "") + block_header(type, len(blocks), tick, title)
+
+@patch
+def scoring_text(self: Window, blocks: Sequence[Block], type: str, tick: int, body: str, question: str,
+                 title: str | None = None) -> str:
+    "The text a logit evaluator completes with yes or no: the prompt, the candidate, `#endblock`, the question."
+    return self.prompt(blocks, type, tick, title) + body + "\n" + P.BLOCK_END + "\n" + P.question_suffix(question)
+
+@patch
+def type_prompt(self: Window, blocks: Sequence[Block], tick: int) -> str:
+    "The text a policy completes with the type of the block it writes next."
+    return P.block_type_prompt(render_blocks(self.blocks(blocks, tick)))
 
 # %% ../../nbs/23_agent_models.ipynb #b78996a6
 def agent_tokenizer(functions: FunctionDefSet | Sequence[str] | None = None, **kw):
@@ -65,7 +75,7 @@ def agent_tokenizer(functions: FunctionDefSet | Sequence[str] | None = None, **k
     from wandering_light.models import build_tokenizer
     return build_tokenizer(functions, extra_words=P.AGENT_WORDS, **kw)
 
-# %% ../../nbs/23_agent_models.ipynb #5f92f9f3
+# %% ../../nbs/23_agent_models.ipynb #ae1743f4
 MAX_TOKENS = {"orientation": 160, "action": 160, "expectation": 240, "evaluation": 200, "debug": 200, "backtrack": 60}
 SAMPLED_TYPES = frozenset({"action", "expectation"})
 
@@ -80,33 +90,41 @@ class ModelPolicy:
         self.rng = random.Random(0)
         self.calls = 0
 
-    def begin(self, task: TaskView, rng: random.Random): self.rng = rng
-
-    def complete(self, prompt: str, n: int, max_tokens: int, temperature: float) -> list[str]:
-        "`n` completions of `prompt`, stopped at the end of a block."
-        self.calls += 1
-        stop = [P.BLOCK_END, P.BLOCK_START]
-        if hasattr(self.backend, "complete"):
-            outs = self.backend.complete([prompt], n=n, temperature=temperature, max_tokens=max_tokens, stop=stop,
-                                         seed=self.rng.randrange(2 ** 31))
-            return [c.text for c in outs[0]]
-        return list(self.backend.generate([prompt], n, max_tokens, stop)[0])
-
-    def propose(self, ctx: BlockContext, n: int) -> list[str]:
-        t = ctx.block_type
-        sampled = t in SAMPLED_TYPES
-        texts = self.complete(self.window.prompt(ctx.trace.blocks, t, ctx.tick, ctx.title), n if sampled else 1,
-                              self.max_tokens.get(t, 160), self.temperature if sampled else self.prose_temperature)
-        return [completion_body(x)[0] for x in texts]
-
-    def decide(self, ctx: BlockContext, options: Sequence[str]) -> str:
-        "Retry or backtrack: the block type the model writes next (the first option if it writes neither)."
-        text = self.complete(self.window.type_prompt(ctx.trace.blocks, ctx.tick), 1, 6, 0.0)[0]
-        return P.parse_block_type(text, options) or options[0]
+    def begin(self, task: TaskView, rng: random.Random):
+        "Start a task: sampling seeds come from `rng`."
+        self.rng = rng
 
     def __repr__(self): return f"ModelPolicy({self.backend!r}, window={self.window})"
 
-# %% ../../nbs/23_agent_models.ipynb #4c96be11
+# %% ../../nbs/23_agent_models.ipynb #b9b28ea8
+@patch
+def complete(self: ModelPolicy, prompt: str, n: int, max_tokens: int, temperature: float) -> list[str]:
+    "`n` completions of `prompt`, stopped at the end of a block."
+    self.calls += 1
+    stop = [P.BLOCK_END, P.BLOCK_START]
+    if hasattr(self.backend, "complete"):
+        outs = self.backend.complete([prompt], n=n, temperature=temperature, max_tokens=max_tokens, stop=stop,
+                                     seed=self.rng.randrange(2 ** 31))
+        return [c.text for c in outs[0]]
+    return list(self.backend.generate([prompt], n, max_tokens, stop)[0])
+
+# %% ../../nbs/23_agent_models.ipynb #fef2c02e
+@patch
+def propose(self: ModelPolicy, ctx: BlockContext, n: int) -> list[str]:
+    "`n` sampled completions for an action or expectation, one (at the prose temperature) for the other blocks."
+    t = ctx.block_type
+    sampled = t in SAMPLED_TYPES
+    texts = self.complete(self.window.prompt(ctx.trace.blocks, t, ctx.tick, ctx.title), n if sampled else 1,
+                          self.max_tokens.get(t, 160), self.temperature if sampled else self.prose_temperature)
+    return [completion_body(x)[0] for x in texts]
+
+@patch
+def decide(self: ModelPolicy, ctx: BlockContext, options: Sequence[str]) -> str:
+    "Retry or backtrack: the block type the model writes next (the first option if it writes neither)."
+    text = self.complete(self.window.type_prompt(ctx.trace.blocks, ctx.tick), 1, 6, 0.0)[0]
+    return P.parse_block_type(text, options) or options[0]
+
+# %% ../../nbs/23_agent_models.ipynb #51cb71e6
 DEFAULT_QUESTIONS = {"action": (Q_RUNS, Q_PROGRESS, Q_REACH), "expectation": (Q_EXPECT,)}
 
 class LogitScorer:
@@ -121,29 +139,34 @@ class LogitScorer:
         self.questions = {k: tuple(v) for k, v in (questions or DEFAULT_QUESTIONS).items()}
         self.name = name or f"logit:{getattr(backend, 'model_name', type(backend).__name__)}"
 
-    def p_yes_texts(self, texts: Sequence[str]) -> list[float]:
-        "P(yes) as the next token after each text."
-        texts = list(texts)
-        if not texts: return []
-        if self.method == "logits":
-            from wandering_light.models import choice_logprobs
-            lock = getattr(self.backend, "_lock", None)
-            if lock is not None: lock.acquire()
-            try: lp = choice_logprobs(self.backend.model, self.backend.tokenizer, texts, (P.answer_text(True), P.answer_text(False)),
-                                      batch_size=self.batch_size)
-            finally:
-                if lock is not None: lock.release()
-            return [float(x) for x in lp[:, 0].exp().tolist()]
-        return [p_yes_from_top_logprobs(top) for top in self.backend.next_token_logprobs(texts, self.top_k)]
-
-    def p_yes(self, ctx: BlockContext, bodies: Sequence[str], questions: Sequence[str]) -> list[list[float]]:
-        texts = [self.window.scoring_text(ctx.trace.blocks, ctx.block_type, ctx.tick, b, q, ctx.title)
-                 for b in bodies for q in questions]
-        ps = self.p_yes_texts(texts)
-        k = len(questions)
-        return [ps[i * k:(i + 1) * k] for i in range(len(bodies))]
-
     def __repr__(self): return f"LogitScorer({self.backend!r}, method={self.method!r})"
+
+# %% ../../nbs/23_agent_models.ipynb #93f7d868
+@patch
+def p_yes_texts(self: LogitScorer, texts: Sequence[str]) -> list[float]:
+    "P(yes) as the next token after each text."
+    texts = list(texts)
+    if not texts: return []
+    if self.method == "logits":
+        from wandering_light.models import choice_logprobs
+        lock = getattr(self.backend, "_lock", None)
+        if lock is not None: lock.acquire()
+        try: lp = choice_logprobs(self.backend.model, self.backend.tokenizer, texts, (P.answer_text(True), P.answer_text(False)),
+                                  batch_size=self.batch_size)
+        finally:
+            if lock is not None: lock.release()
+        return [float(x) for x in lp[:, 0].exp().tolist()]
+    return [p_yes_from_top(top) for top in self.backend.next_token_logprobs(texts, self.top_k)]
+
+# %% ../../nbs/23_agent_models.ipynb #57b60196
+@patch
+def p_yes(self: LogitScorer, ctx: BlockContext, bodies: Sequence[str], questions: Sequence[str]) -> list[list[float]]:
+    "P(yes) of each question (columns) about each body (rows), after the window's scoring text."
+    texts = [self.window.scoring_text(ctx.trace.blocks, ctx.block_type, ctx.tick, b, q, ctx.title)
+             for b in bodies for q in questions]
+    ps = self.p_yes_texts(texts)
+    k = len(questions)
+    return [ps[i * k:(i + 1) * k] for i in range(len(bodies))]
 
 # %% ../../nbs/23_agent_models.ipynb #5e139ba7
 def replay_rules(trace: Trace) -> list[dict]:
@@ -158,7 +181,7 @@ def replay_rules(trace: Trace) -> list[dict]:
             rules.append({"text": " " + (nxt if nxt in ("action", "backtrack") else "action") + "\n"})
     return rules
 
-# %% ../../nbs/23_agent_models.ipynb #7dfc9461
+# %% ../../nbs/23_agent_models.ipynb #0b18b778
 AGENT_CONFIG = "agent.json"
 EVALUATOR_DIR = "evaluator"          # a second set of weights for the logit evaluator, when there is one
 
@@ -178,11 +201,13 @@ def read_agent_config(path: str | Path) -> dict:
         raise UserError(f"{f}: malformed JSON ({e.msg})") from None
     return d if isinstance(d, dict) else {}
 
+# %% ../../nbs/23_agent_models.ipynb #c5a1874b
 def model_agent(source, base_url: str | None = None, api_key: str | None = None, device: str | None = None,
                 window: Window | None = None, temperature: float = 1.0, prose_temperature: float = 0.0,
                 method: str = "auto") -> tuple[ModelPolicy, LogitScorer]:
     "The policy and scorer of one model (see above)."
-    from wandering_light.llm_utils import LocalBackend, OpenAIBackend
+    from wandering_light.backends import LocalBackend
+    from wandering_light.openai_backend import OpenAIBackend
     if isinstance(source, (str, Path)):
         if base_url is not None:
             backend = OpenAIBackend(model=str(source), base_url=base_url, api_key=api_key, provider="vllm", api="completions")

@@ -6,6 +6,7 @@ Docs: https://wandering-light.github.io/wandering_light/agent_solver.html.md"""
 
 # %% ../../nbs/22a_agent_solver.ipynb #12b74cd2
 from __future__ import annotations
+from fastcore.basics import patch
 import hashlib, time
 from ..typed_list import TypedList
 from ..function_def import FunctionDefSet
@@ -13,12 +14,14 @@ from ..executor import Executor
 from ..trajectory import Trajectory, parse_pipeline
 from ..solver import Solver, SolveResult, as_typed, register_solver
 from .blocks import Trace
-from .loop import AgentLoop, AgentConfig, AgentTask, make_policy, make_scorer
+from .views import AgentTask
+from .policies import make_policy, make_scorer
+from .loop import AgentLoop, AgentConfig
 
 # %% auto #0
 __all__ = ['AgentSolver']
 
-# %% ../../nbs/22a_agent_solver.ipynb #ed14b0b9
+# %% ../../nbs/22a_agent_solver.ipynb #6bc5cf94
 class AgentSolver(Solver):
     "The agent loop as a solver: `budget` ticks per task (see above)."
     name = "agent"
@@ -38,33 +41,8 @@ class AgentSolver(Solver):
                                   heldout=heldout, seed=seed)
         self._loops: dict[str, AgentLoop] = {}
 
-    def loop_for(self, functions: FunctionDefSet) -> AgentLoop:
-        "The agent loop for a palette (built once per palette)."
-        key = functions.digest
-        if key not in self._loops:
-            policy = make_policy(self.policy, functions, **self.policy_kwargs)
-            self._loops[key] = AgentLoop(policy, make_scorer(self.scorer), functions, self.config)
-        return self._loops[key]
-
-    def solve_task(self, task: AgentTask, available_functions: FunctionDefSet | None = None) -> SolveResult:
-        "Run the agent on a task (held-out examples are judged when the task has a reference pipeline)."
-        fs = available_functions if available_functions is not None else self.functions
-        t0 = time.perf_counter()
-        trace = self.loop_for(fs).run(task)
-        r, traj, error = trace.result, None, None
-        if r["solved"]:
-            if r["pipeline"] is None: error = "the agent's program is not a pipeline of tools"
-            else:
-                fl = parse_pipeline(r["pipeline"], fs)
-                ex = Executor(fs).run(fl, task.input)
-                if ex.success and ex.output == task.target: traj = Trajectory(task.input, fl, ex.output, ex.states)
-                else: error = f"the agent's pipeline ({fl}) does not reproduce the output when replayed"
-        return SolveResult(traj, attempts=sum(b.type == "action" for b in trace), states=len(trace),
-                           stop_reason=None if r["solved"] else r["stop_reason"], error=error,
-                           elapsed_s=time.perf_counter() - t0,
-                           info={"trace": trace.to_json(), "ticks": r["ticks"], "solved": r["solved"], "heldout": r["heldout"]})
-
     def solve_detailed(self, input_list, output_list, available_functions: FunctionDefSet | None = None) -> SolveResult:
+        "Run the agent on `input_list -> output_list` (a task with no reference pipeline, so no held-out check)."
         src, dst = as_typed(input_list), as_typed(output_list)
         tid = "task-" + hashlib.sha1(f"{src.to_string()}|{dst.to_string()}".encode()).hexdigest()[:12]
         return self.solve_task(AgentTask(src, dst, id=tid), available_functions)
@@ -73,4 +51,35 @@ class AgentSolver(Solver):
         name = lambda x: x if isinstance(x, str) or x is None else getattr(x, "name", type(x).__name__)
         return f"AgentSolver(budget={self.budget}, policy={name(self.policy)}, scorer={name(self.scorer)})"
 
+# %% ../../nbs/22a_agent_solver.ipynb #682ca94c
+@patch
+def loop_for(self: AgentSolver, functions: FunctionDefSet) -> AgentLoop:
+    "The agent loop for a palette (built once per palette)."
+    key = functions.digest
+    if key not in self._loops:
+        policy = make_policy(self.policy, functions, **self.policy_kwargs)
+        self._loops[key] = AgentLoop(policy, make_scorer(self.scorer), functions, self.config)
+    return self._loops[key]
+
+# %% ../../nbs/22a_agent_solver.ipynb #1d72ed18
+@patch
+def solve_task(self: AgentSolver, task: AgentTask, available_functions: FunctionDefSet | None = None) -> SolveResult:
+    "Run the agent on a task (held-out examples are judged when the task has a reference pipeline)."
+    fs = available_functions if available_functions is not None else self.functions
+    t0 = time.perf_counter()
+    trace = self.loop_for(fs).run(task)
+    r, traj, error = trace.result, None, None
+    if r["solved"]:
+        if r["pipeline"] is None: error = "the agent's program is not a pipeline of tools"
+        else:
+            fl = parse_pipeline(r["pipeline"], fs)
+            ex = Executor(fs).run(fl, task.input)
+            if ex.success and ex.output == task.target: traj = Trajectory(task.input, fl, ex.output, ex.states)
+            else: error = f"the agent's pipeline ({fl}) does not reproduce the output when replayed"
+    return SolveResult(traj, attempts=sum(b.type == "action" for b in trace), states=len(trace),
+                       stop_reason=None if r["solved"] else r["stop_reason"], error=error,
+                       elapsed_s=time.perf_counter() - t0,
+                       info={"trace": trace.to_json(), "ticks": r["ticks"], "solved": r["solved"], "heldout": r["heldout"]})
+
+# %% ../../nbs/22a_agent_solver.ipynb #6b4b22f1
 register_solver("agent", lambda budget=None, **kw: AgentSolver(budget=4 if budget is None else budget, **kw))

@@ -1,0 +1,90 @@
+"""The house's shape: every module imports alone, and no two modules import each other, directly or around a loop.
+
+A cycle works until someone imports the 'wrong' module first; so each module is imported first, in its own fresh
+interpreter, and the package's import graph (every import between our modules, late ones inside functions too, but
+not a module's import of its own parent package) must have no cycle at all.
+"""
+import ast, subprocess, sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+import pytest
+
+PKG = Path(__file__).resolve().parent.parent / "wandering_light"
+
+def modules() -> dict[str, Path]:
+    "Dotted name -> file of every module in the package (private `_modidx` aside)."
+    out = {}
+    for p in sorted(PKG.rglob("*.py")):
+        if p.name == "_modidx.py": continue
+        parts = list(p.relative_to(PKG.parent).with_suffix("").parts)
+        if parts[-1] == "__init__": parts.pop()
+        out[".".join(parts)] = p
+    return out
+
+def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+    "Our modules that `name` imports anywhere, inside functions too: a late import is still a dependency."
+    pkg = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = set()
+    for n in ast.walk(ast.parse(path.read_text())):
+        if isinstance(n, ast.Import): targets = [a.name for a in n.names]
+        elif isinstance(n, ast.ImportFrom):
+            base = n.module or ""
+            if n.level:
+                up = pkg.split(".")[: len(pkg.split(".")) - (n.level - 1)]
+                base = ".".join(up + ([base] if base else []))
+            targets = [base] + [f"{base}.{a.name}" for a in n.names]
+        else: continue
+        out |= {t for t in targets if t in known and t != name}
+    return out
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    "A list of modules forming an import cycle, or None."
+    state, stack = {}, []
+    def visit(m):
+        state[m] = 1; stack.append(m)
+        for d in sorted(graph[m]):
+            if state.get(d) == 1: return stack[stack.index(d):] + [d]
+            if d not in state and (c := visit(d)): return c
+        state[m] = 2; stack.pop()
+    for m in sorted(graph):
+        if m not in state and (c := visit(m)): return c
+
+def test_find_cycle_finds_one():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+def test_no_import_cycle():
+    mods = modules()
+    graph = {m: imports_of(m, p, set(mods)) - {m.rpartition(".")[0]} for m, p in mods.items()}
+    assert find_cycle(graph) is None, "import cycle: " + " -> ".join(find_cycle(graph))
+
+def test_every_module_imports_alone():
+    def run(m):
+        r = subprocess.run([sys.executable, "-c", f"import {m}"], capture_output=True, text=True, timeout=300)
+        return m, r.returncode, r.stderr.strip().splitlines()[-1:] 
+    with ThreadPoolExecutor(2) as ex: results = list(ex.map(run, modules()))
+    bad = [f"{m}: {err}" for m, rc, err in results if rc]
+    assert not bad, "modules that fail to import alone:\n" + "\n".join(bad)
+
+# Imports that point down the chapter list, each for a stated reason; anything else must point up (or sideways).
+SHIMS = {"wandering_light.llm_utils", "wandering_light.widgets"}     # old paths that re-export the chapters after them
+FORWARD_OK = {
+    ("wandering_light.agent.loop", "wandering_light.agent.exports"): "re-exported from the old path for one release",
+    ("wandering_light.agent.solver", "wandering_light.agent.models"): "a late import: only `model=` agents need it",
+}
+
+def chapter(path: Path) -> str | None:
+    "The notebook a generated module comes from (its header names it), e.g. '05_solver'."
+    import re
+    m = re.search(r"File to edit: [./]*nbs/(\S+)\.ipynb", path.read_text()[:800])
+    return m.group(1) if m else None
+
+def test_imports_follow_the_chapters():
+    "Data flows down the chapter list: a module imports only from chapters before its own (the map in index.ipynb)."
+    mods = modules()
+    bad = []
+    for m, p in mods.items():
+        for d in sorted(imports_of(m, p, set(mods)) - {m.rpartition(".")[0]}):
+            a, b = chapter(p), chapter(mods[d])
+            if a and b and b > a and m not in SHIMS and (m, d) not in FORWARD_OK: bad.append(f"{m} ({a}) imports {d} ({b})")
+    assert not bad, "\n".join(bad)
