@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Sequence
 from fastcore.basics import patch
 from .utils import UserError
-from .calibration import logsumexp, p_yes_from_top
+from .calibration import logsumexp, p_yes_from_logprobs, p_yes_from_top
 
 # %% auto #0
 __all__ = ['BACKEND_ERRORS', 'MAX_N', 'MAX_TOP_LOGPROBS', 'Completion', 'BackendError', 'merge_top', 'message_text',
@@ -227,11 +227,7 @@ def p_yes(self: LocalBackend, prompts, yes="yes", no="no") -> list[float]:
     ys, ns = _spellings(yes), _spellings(no)
     with self._lock:
         lp = choice_logprobs(self.model, self.tokenizer, list(prompts), ys + ns, normalize=False)
-    out = []
-    for row in lp.tolist():
-        ly, ln = logsumexp(row[:len(ys)]), logsumexp(row[len(ys):])
-        out.append(1 / (1 + math.exp(ln - ly)) if ly > -math.inf or ln > -math.inf else 0.5)
-    return out
+    return [p_yes_from_logprobs(logsumexp(row[:len(ys)]), logsumexp(row[len(ys):])) for row in lp.tolist()]
 
 # %% ../nbs/09a_backends.ipynb #f688f6aa
 class ReplayFault(BackendError):

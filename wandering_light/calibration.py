@@ -121,6 +121,6 @@ def calibration(labels: Iterable[dict]) -> dict:
         ps, ys = [r["p_yes"] for r in scored], [r["label"] for r in scored]
         out[q] = {"n": len(rows), "yes": round(sum(r["label"] for r in rows) / len(rows), 4), "scored": len(scored),
                   "ece": round(expected_calibration_error(ps, ys), 4) if ps else None,
-                  "auroc": (None if not ps or math.isnan(auroc(ps, ys)) else round(auroc(ps, ys), 4)),
+                  "auroc": (None if not ps or math.isnan(a := auroc(ps, ys)) else round(a, 4)),
                   "brier": round(brier_score(ps, ys), 4) if ps else None}
     return out

@@ -69,7 +69,6 @@ def entry():
 # %% ../nbs/40_cli.ipynb #3229707e
 def quickstart_main(argv: list[str] | None = None) -> int:
     "The main job: certified data, SFT from scratch, GRPO, evaluation against BFS and random search, a report."
-    from wandering_light.utils import parse_config
     from wandering_light.training.core import with_recipe
     from wandering_light.training.main_job import MainJobConfig, run_job
     cfg = parse_config(MainJobConfig, with_recipe(argv, {"--smoke": "smoke", "--tour": "smoke"}), prog="wl quickstart",
@@ -215,7 +214,7 @@ def _agent_loop(a: AgentArgs, functions):
 def _agent_run_tasks(loop, tasks, run, quiet: bool):
     "Run the tasks the run directory has not logged yet, appending each trace as it finishes."
     from tqdm.auto import tqdm
-    from wandering_light.llm_utils import BackendError
+    from wandering_light.backends import BackendError
     from wandering_light.utils import append_jsonl
     todo = [(i, t) for i, t in enumerate(tasks) if not run.logged(f"task-{i}")]
     bar, prior = tqdm(todo, desc="agent", unit="task", disable=quiet), run.events("task")

@@ -115,7 +115,7 @@ def solve_batch_detailed(self: LLMSolver, problems: Sequence, available_function
     for s in range(0, len(tasks), self.batch_size):
         chunk = tasks[s:s + self.batch_size]
         t0 = time.perf_counter()
-        sampled = self._sample([P.induction_prompt(i, o, self.style, fs) for i, o in chunk], self.rng.randrange(2**31))
+        sampled = self._sample([self.prompt(i, o, fs) for i, o in chunk], self.rng.randrange(2**31))
         t_gen = (time.perf_counter() - t0) / len(chunk)
         for (i, o), comps in zip(chunk, sampled):
             t1 = time.perf_counter()

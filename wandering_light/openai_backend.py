@@ -63,7 +63,6 @@ def backend_error(e: BaseException, where: str) -> BackendError:
         return BackendError(_status_kind(e.status_code), f"{where}: HTTP {e.status_code}: {_detail(e)}")
     if isinstance(e, (openai.APIResponseValidationError, json.JSONDecodeError)):
         return BackendError("bad_response", f"{where}: malformed response: {str(e)[:200]}")
-    if isinstance(e, openai.OpenAIError): return BackendError("backend", f"{where}: {type(e).__name__}: {str(e)[:300]}")
     return BackendError("backend", f"{where}: {type(e).__name__}: {str(e)[:300]}")
 
 # %% ../nbs/09a_openai_backend.ipynb #ffbd6c19

@@ -217,8 +217,9 @@ def parse_config(cls, argv: list[str] | None = None, prog: str = "wl", descripti
     for f in dataclasses.fields(cls):
         given = ns.pop(f"{f.name}__pos", None)
         if not given: continue
-        if not isinstance(ns.get(f.name), list) and len(given) > 1: p.error(f"one {f.name.upper()} expected, got {len(given)}")
-        ns[f.name] = given if isinstance(ns.get(f.name), list) or "list" in str(f.type) else given[0]
+        many = "list" in str(f.type).lower()
+        if not many and len(given) > 1: p.error(f"one {f.name.upper()} expected, got {len(given)}")
+        ns[f.name] = given if many else given[0]
     fields = cls.__dataclass_fields__
     missing = [k for k, f in fields.items() if ns.get(k) is None and f.default is dataclasses.MISSING
                and f.default_factory is dataclasses.MISSING]
@@ -231,10 +232,9 @@ def parse_config(cls, argv: list[str] | None = None, prog: str = "wl", descripti
 def rerun_as_module(file: str | Path):
     "Run the script `file` again as the package module it is (`python -m pkg.mod`), then exit with its status."
     import runpy
-    path, parts = Path(file).resolve(), []
-    parts.append(path.stem); d = path.parent
+    path = Path(file).resolve()
+    parts, d = [path.stem], path.parent
     while (d / "__init__.py").exists(): parts.insert(0, d.name); d = d.parent
     sys.path[0] = str(d)      # the script's own folder would shadow top-level modules (`models`, `training`, ...)
-    try: runpy.run_module(".".join(parts), run_name="__main__", alter_sys=True)
-    except SystemExit as e: raise SystemExit(e.code) from None
+    runpy.run_module(".".join(parts), run_name="__main__", alter_sys=True)   # its own sys.exit ends the process
     raise SystemExit(0)

@@ -14,7 +14,7 @@ from fastcore.basics import patch
 from ..typed_list import TypedList, short_type_name, value_key
 from ..function_def import FunctionDefList, FunctionDefSet
 from ..executor import Executor
-from ..trajectory import random_walk, parse_pipeline
+from ..trajectory import default_functions, random_walk, parse_pipeline
 from ..solver import BFSSolve
 from ..utils import UserError
 from .blocks import comment, format_value, format_typed
@@ -166,10 +166,7 @@ SEED_BATCHES = [[3, -1, 4, 0], ["ab", "Hello", "", "x y"], [[3, 1, 2], [], [5]],
                 [{"a": 1}, {}, {"b": 2, "c": 3}], [True, False, True], [(1, None), (), ("a",)], [b"ab", b"", b"xyz"],
                 [{1, 2}, set(), {5}], [complex(1, 2), complex(0, -1)], [range(3), range(1, 7, 2)]]
 
-def _default_functions() -> FunctionDefSet:
-    "The built-in library (imported on first use)."
-    from wandering_light.common_functions import basic_fns
-    return basic_fns
+_default_functions = default_functions     # the built-in library (trajectory's, imported on first use)
 
 # %% ../../nbs/21a_agent_views.ipynb #4c3c3f31
 def generate_tasks(n: int, seed: int = 0, lengths: tuple[int, int] = (1, 3), functions: FunctionDefSet | None = None,

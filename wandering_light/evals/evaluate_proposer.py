@@ -6,7 +6,7 @@ Docs: https://wandering-light.github.io/wandering_light/evaluate_proposer.html.m
 
 # %% ../../nbs/10b_evaluate_proposer.ipynb #07513e15
 from __future__ import annotations
-if __name__ == "__main__" and not __package__ and "__file__" in globals(): from wandering_light.utils import rerun_as_module; rerun_as_module(__file__)
+if __name__ == "__main__" and not __package__ and "__file__" in globals(): __import__("wandering_light.utils").utils.rerun_as_module(__file__)
 import json, random, statistics, sys, time
 from dataclasses import dataclass, field, asdict
 from pathlib import Path

@@ -6,7 +6,7 @@ Docs: https://wandering-light.github.io/wandering_light/evals.html.md"""
 
 # %% ../../nbs/10_evals.ipynb #559c94a6
 from __future__ import annotations
-if __name__ == "__main__" and not __package__ and "__file__" in globals(): from wandering_light.utils import rerun_as_module; rerun_as_module(__file__)
+if __name__ == "__main__" and not __package__ and "__file__" in globals(): __import__("wandering_light.utils").utils.rerun_as_module(__file__)
 import hashlib, json, math, os, random, statistics, sys, time
 from collections import Counter
 from dataclasses import dataclass, field

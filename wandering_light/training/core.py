@@ -493,7 +493,7 @@ def run_trainer(cfg, trainer_cls, dataset_fn: Callable, default_dir: str = "runs
                 **trainer_kwargs) -> dict:
     "One run of TRL trainer `trainer_cls` on `dataset_fn(cfg, run_path)`, in a `TrainRun`; returns the summary."
     with TrainRun(cfg, default_dir) as tr:
-        if tr.done(): return tr.done()
+        if (done := tr.done()) is not None: return done
         model, tok, _ = start_model(cfg.model_name, cfg.seed)
         trainer = trainer_cls(model=model, args=cfg, train_dataset=dataset_fn(cfg, tr.run.path), processing_class=tok,
                               callbacks=tr.callbacks(), peft_config=tr.peft_config(), **trainer_kwargs)

@@ -25,7 +25,7 @@ from .rl_grpo import GRPORunConfig, run_grpo
 # %% ../../nbs/16_main_job.ipynb #33172aaa
 PROFILE_KEYS = ("tasks", "sft_steps", "sft_batch", "sft_minutes", "sft_eval_every", "grpo_steps", "grpo_batch",
                 "grpo_minutes", "select_from", "heldout", "upstream")
-PROFILES = {name: {k: load_recipe(name)[k] for k in PROFILE_KEYS} for name in ("quickstart", "smoke")}
+PROFILES = {name: {k: r[k] for k in PROFILE_KEYS} for name in ("quickstart", "smoke") for r in [load_recipe(name)]}
 UPSTREAM = "upstream480"
 
 # %% ../../nbs/16_main_job.ipynb #855febe8

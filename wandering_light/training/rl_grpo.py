@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Sequence
 
 # %% auto #0
-__all__ = ['RECIPES', 'GRPORunConfig', 'parse_args', 'select_tasks', 'GroupSpreadCallback', 'choose_prompts', 'grpo_data',
-           'run_grpo', 'grpo_report', 'plot_rewards', 'main']
+__all__ = ['GRPORunConfig', 'parse_args', 'select_tasks', 'GroupSpreadCallback', 'choose_prompts', 'grpo_data', 'run_grpo',
+           'grpo_report', 'plot_rewards', 'main']
 
 # %% ../../nbs/13_grpo.ipynb #31c99053
 import torch
@@ -25,7 +25,8 @@ from ..tasks import DEFAULT_EVAL_SET, InductionTask, ProposerTask, read_tasks, w
 from ..utils import RunDir, UserError, cli_main, parse_config
 from ..evals.evaluate_proposer import sample_attempts
 from .reward import CompletionLog, InductionRewards, ProposalRewards
-from .core import (TrainOptions, TrainRun, _opt, curve_table, start_model, wait_for, with_recipe)
+from .core import (TrainOptions, TrainRun, _flags, _opt, curve_table, start_model, wait_for,
+                                           with_recipe)
 from .sft import (eval_callback, induction_dataset, prepare_data, proposer_dataset, _sample)
 
 # %% ../../nbs/13_grpo.ipynb #a9a38e8a
@@ -41,7 +42,7 @@ class GRPORunConfig(TrainOptions, GRPOConfig):
     max_completion_length: int | None = _opt(None, "longest completion in tokens (default 16; 96 for --task proposer)", min=1)
     beta: float = _opt(0.0, "KL coefficient (0: no reference model)", min=0.0)
     eval_every: int = _opt(20, "steps between evaluations", min=1)
-    save_steps: float = _opt(20, "steps between checkpoints", min=1, aliases=["--save-every", "--save_every"])
+    save_steps: float = _opt(20, "steps between checkpoints", min=1, aliases=_flags("save_every"))
     logging_steps: float = _opt(5, "steps between training logs", min=1)
     select_from: int = _opt(400, "candidate tasks for prompt selection (0: no selection)", min=0)
     select_attempts: int = _opt(8, "sampled attempts per candidate", min=1)
@@ -51,7 +52,6 @@ class GRPORunConfig(TrainOptions, GRPOConfig):
     vllm_mode: str = _opt("server", "with --use-vllm: a `trl vllm-serve` server, or vLLM in this process", choices=["server", "colocate"])
     lr_scheduler_type: str = _opt("constant", "learning-rate schedule")
     save_total_limit: int | None = _opt(2, "checkpoints kept")
-    activation_checkpointing: bool | None = _opt(False, "recompute activations to save memory")
 
 # %% ../../nbs/13_grpo.ipynb #a402e86c
 from fastcore.basics import patch
@@ -73,8 +73,6 @@ def validate(self: GRPORunConfig):
     TrainOptions.validate(self)
 
 # %% ../../nbs/13_grpo.ipynb #7612cd8b
-RECIPES = {"quick": None, "full": "grpo_full"}     # quick: GRPORunConfig's defaults; the others: packaged YAML files
-
 def parse_args(argv: list[str] | None = None) -> GRPORunConfig:
     "The `wl grpo` options (`--full-run` is `--config` with the packaged full recipe)."
     return parse_config(GRPORunConfig, with_recipe(argv, {"--full-run": "grpo_full"}), prog="wl grpo",
@@ -158,7 +156,7 @@ def run_grpo(cfg: GRPORunConfig, solver=None) -> dict:
     "One GRPO run for the options `cfg` (see `parse_args`); returns the final summary."
     from trl import GRPOTrainer
     with TrainRun(cfg, f"runs/grpo-{cfg.task}") as tr:
-        if tr.done(): return tr.done()
+        if (done := tr.done()) is not None: return done
         data = prepare_data(tr.run.path, cfg.data, cfg.tasks, cfg.seed, cfg.task, cfg.per_root, progress=not cfg.quiet)
         if not data["train"]: raise UserError("no training tasks")
         model, tok, _ = start_model(cfg.model_name, cfg.seed)

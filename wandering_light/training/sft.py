@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Sequence
 
 # %% auto #0
-__all__ = ['RECIPES', 'SFTRunConfig', 'parse_args', 'induction_dataset', 'proposer_dataset', 'prepare_data', 'evaluate_induction',
+__all__ = ['SFTRunConfig', 'parse_args', 'induction_dataset', 'proposer_dataset', 'prepare_data', 'evaluate_induction',
            'HeldOutEvalCallback', 'ProposerEvalCallback', 'eval_callback', 'run_sft', 'print_summary', 'main',
            'quiet_datasets']
 
@@ -30,7 +30,7 @@ from ..tasks import (DEFAULT_EVAL_SET, InductionTask, ProposerTask, create_data,
 from ..utils import RunDir, UserError, cli_main, parse_config
 from ..evals.evaluate_proposer import score_proposals
 from .core import (EvalCallback, TrainOptions, TrainRun, _opt, curve_table, is_main_process,
-                                           start_model, wait_for, with_recipe, recipe_path)
+                                           start_model, wait_for, with_recipe)
 
 # %% ../../nbs/12_sft.ipynb #e12cdaf4
 # old import paths, kept for one release: these moved to the training core
@@ -52,7 +52,6 @@ class SFTRunConfig(TrainOptions, SFTConfig):
     save_total_limit: int | None = _opt(2, "checkpoints kept")
     max_length: int | None = _opt(512, "longest example in tokens")
     completion_only_loss: bool | None = _opt(True, "loss on the completion only")
-    activation_checkpointing: bool | None = _opt(False, "recompute activations to save memory")
 
     def __post_init__(self):
         "The learning rate follows from the start (scratch or checkpoint) unless given; then the core's defaults."
@@ -61,8 +60,6 @@ class SFTRunConfig(TrainOptions, SFTConfig):
         super().__post_init__()
 
 # %% ../../nbs/12_sft.ipynb #98c0963b
-RECIPES = {"quick": None, "full": "sft_full"}     # quick: SFTRunConfig's defaults; the others: packaged YAML files
-
 def parse_args(argv: list[str] | None = None) -> SFTRunConfig:
     "The `wl sft` options (`--full-run` is `--config` with the packaged full recipe)."
     return parse_config(SFTRunConfig, with_recipe(argv, {"--full-run": "sft_full"}), prog="wl sft",
@@ -205,7 +202,7 @@ def run_sft(cfg: SFTRunConfig) -> dict:
     "One SFT run for the options `cfg` (see `parse_args`); returns the final summary."
     from trl import SFTTrainer
     with TrainRun(cfg, f"runs/sft-{cfg.task}") as tr:
-        if tr.done(): return tr.done()
+        if (done := tr.done()) is not None: return done
         data = prepare_data(tr.run.path, cfg.data, cfg.tasks, cfg.seed, cfg.task, cfg.per_root, progress=not cfg.quiet)
         if not data["train"]: raise UserError("no training tasks")
         model, tok, _ = start_model(cfg.model_name, cfg.seed)
