@@ -54,7 +54,8 @@ def template_words() -> list[str]:
     solved = [Trajectory(TypedList([1]), FunctionDefList([basic_fns["inc"]]), TypedList([2]))]
     texts = [P.induction_prompt([1], [2], style) + P.induction_completion(["inc"]) for style in P.PROMPT_STYLES]
     texts += [P.proposer_prompt(solved, style, one) + P.proposer_completion([1], ["inc"]) for style in P.PROMPT_STYLES]
-    texts = [P.induction_prompt([1], [2], "instructed", one), *texts]
+    texts = [P.induction_prompt([1], [2], "instructed", one), *texts, P.step_prompt([1], [2], []) + P.step_completion(None),
+             P.world_prompt([1], "inc") + P.world_completion([2])]
     return sorted(set(_WORD.findall("\n".join(texts))))
 
 # %% ../nbs/08_models.ipynb #e861ade6

@@ -18,12 +18,14 @@ from .trajectory import (Trajectory, UnknownFunctionError, parse_pipeline, forma
 
 # %% auto #0
 __all__ = ['MAX_VALUE_CHARS', 'PARSE_ERRORS', 'PROMPT_STYLES', 'INSTRUCTED_INDUCTION_HEAD', 'INSTRUCTED_INDUCTION_TAIL',
-           'INSTRUCTED_PROPOSER_HEAD', 'INSTRUCTED_PROPOSER_TAIL', 'BLOCK_START', 'BLOCK_END', 'Q_RUNS', 'Q_PROGRESS',
-           'Q_REACH', 'Q_EXPECT', 'Q_MATCHED', 'Q_REACHED', 'AGENT_WORDS', 'render_value', 'render_typed_list',
-           'parse_value', 'clean_completion', 'ParsedPipeline', 'parse_completion', 'function_signatures',
-           'induction_prompt', 'induction_completion', 'induction_example', 'proposer_prompt', 'proposer_completion',
-           'proposer_example', 'ParsedProposal', 'parse_proposal', 'chat_messages', 'synthesis_prompt',
-           'question_suffix', 'answer_text', 'parse_answer', 'agent_window', 'block_type_prompt', 'parse_block_type']
+           'STEP_STOP', 'INSTRUCTED_PROPOSER_HEAD', 'INSTRUCTED_PROPOSER_TAIL', 'BLOCK_START', 'BLOCK_END', 'Q_RUNS',
+           'Q_PROGRESS', 'Q_REACH', 'Q_EXPECT', 'Q_MATCHED', 'Q_REACHED', 'AGENT_WORDS', 'render_value',
+           'render_typed_list', 'parse_value', 'clean_completion', 'ParsedPipeline', 'parse_completion',
+           'function_signatures', 'induction_prompt', 'induction_completion', 'induction_example', 'step_prompt',
+           'step_completion', 'ParsedStep', 'parse_step', 'world_prompt', 'world_completion', 'proposer_prompt',
+           'proposer_completion', 'proposer_example', 'ParsedProposal', 'parse_proposal', 'chat_messages',
+           'synthesis_prompt', 'question_suffix', 'answer_text', 'parse_answer', 'agent_window', 'block_type_prompt',
+           'parse_block_type']
 
 # %% ../nbs/07_prompts.ipynb #1f3ad97b
 def _order_key(x) -> str:
@@ -234,6 +236,60 @@ def induction_completion(pipeline: FunctionDefList | Trajectory | Sequence[str] 
 def induction_example(input, output, pipeline, style: str = "bare", functions: FunctionDefSet | None = None) -> dict:
     "A prompt-completion training pair (the format TRL's trainers read)."
     return {"prompt": induction_prompt(input, output, style, functions), "completion": induction_completion(pipeline)}
+
+# %% ../nbs/07_prompts.ipynb #b17f380d
+STEP_STOP = "stop"
+
+def step_prompt(current: TypedList | list, target: TypedList | list, steps=None) -> str:
+    "The prompt of one step: each current value beside its target, and (optionally) the tools applied so far."
+    current, target = _as_tl(current), _as_tl(target)
+    if len(current) != len(target): raise ValueError(f"{len(current)} values but {len(target)} targets")
+    done = f"Steps: {_names(steps) or 'none'}\n" if steps is not None else ""
+    pairs = "".join(f"{render_value(x)} => {render_value(y)}\n" for x, y in zip(current, target))
+    return (done + f"Values ({short_type_name(current.item_type)}) => Target ({short_type_name(target.item_type)}):\n"
+            + pairs + "Next:")
+
+
+def step_completion(tool: FunctionDef | str | None) -> str:
+    "The completion that answers a step prompt: `' double'`, or `' stop'` for None."
+    return " " + (STEP_STOP if tool is None else getattr(tool, "name", tool))
+
+# %% ../nbs/07_prompts.ipynb #4498cd4d
+@dataclass(frozen=True)
+class ParsedStep:
+    "A parsed step: a tool, a stop (`tool` None, no error), or an error kind with a message."
+    tool: FunctionDef | None
+    error: str | None = None
+    message: str = ""
+
+    @property
+    def ok(self) -> bool: "Did the completion name a usable tool or stop?"; return self.error is None
+    @property
+    def stop(self) -> bool: "Did the model ask to stop?"; return self.ok and self.tool is None
+
+def parse_step(text: str, functions: FunctionDefSet | None = None, item_type: type | None = None) -> ParsedStep:
+    "The tool (or stop) a step completion names: one known name that takes `item_type` if given. Never raises."
+    functions = functions if functions is not None else default_functions()
+    words = clean_completion(text).split()
+    name = words[0].strip(".,;") if words else ""
+    if not name: return ParsedStep(None, "empty", "the completion names no tool")
+    if name == STEP_STOP: return ParsedStep(None)
+    f = functions.get(name)
+    if f is None: return ParsedStep(None, "unknown_function", f"unknown tool {name!r}")
+    if item_type is not None and f.in_cls is not item_type:
+        return ParsedStep(None, "type_error", f"{name} takes {short_type_name(f.in_cls)}, not {short_type_name(item_type)}")
+    return ParsedStep(f)
+
+# %% ../nbs/07_prompts.ipynb #9a31fd15
+def world_prompt(values: TypedList | list, tool: FunctionDef | str) -> str:
+    "The world-model prompt: what will `tool` return on these values?"
+    values = _as_tl(values)
+    return (f"Values ({short_type_name(values.item_type)}): {render_typed_list(values)}\n"
+            f"Apply: {getattr(tool, 'name', tool)}\nResult:")
+
+def world_completion(result: TypedList | list) -> str:
+    "The completion of a world-model prompt: the values the tool returns."
+    return " " + render_typed_list(_as_tl(result))
 
 # %% ../nbs/07_prompts.ipynb #bd6df5e7
 INSTRUCTED_PROPOSER_HEAD = (

@@ -414,7 +414,8 @@ class RandomSolve(Solver):
 _SOLVERS: dict[str, Callable] = {}
 _LAZY = {"trained_local": "wandering_light.llm_solvers", "openai": "wandering_light.llm_solvers",
          "gemini": "wandering_light.llm_solvers", "ollama": "wandering_light.llm_solvers", "vllm": "wandering_light.llm_solvers",
-         "agent": "wandering_light.agent.solver"}
+         "agent": "wandering_light.agent.solver", "stepwise": "wandering_light.stepwise", "guided": "wandering_light.stepwise"}
+
 def register_solver(name: str, factory: Callable[..., Solver]):
     "Register `factory(budget=..., **kwargs) -> Solver` under `name`."
     _SOLVERS[name] = factory

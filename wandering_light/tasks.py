@@ -17,6 +17,8 @@ from .function_def import FunctionDefList, FunctionDefSet
 from .executor import Executor
 from .trajectory import Trajectory, random_walk
 from .solver import Expansion, SearchSpace, bfs
+from .routes import RouteGraph
+
 from .utils import RunDir, UserError, parse_config, read_jsonl, write_jsonl
 
 # %% auto #0
@@ -344,7 +346,7 @@ EVAL_DISTANCE_WEIGHTS = {1: 0.38, 2: 0.42, 3: 0.18, 4: 0.02}
 # %% ../nbs/06_tasks.ipynb #9ba0fbac
 def expansion_tasks(root: TypedList, rng: random.Random, per_root: int = 8, weights: dict | None = None,
                     functions: FunctionDefSet | None = None, max_states: int = 20_000,
-                    space: SearchSpace | None = None) -> list[InductionTask]:
+                    space: SearchSpace | None = None, routes: bool = False) -> list[InductionTask]:
     "Up to `per_root` distinct certified tasks from one forward expansion of `root`, distances drawn with `weights`."
     fs = functions if functions is not None else default_functions()
     weights = {int(d): float(w) for d, w in (weights or EVAL_DISTANCE_WEIGHTS).items() if w > 0}
@@ -353,8 +355,9 @@ def expansion_tasks(root: TypedList, rng: random.Random, per_root: int = 8, weig
     depth = max(want)                                  # expand only as deep as this root's draws need
     e = bfs(root, depth, space or SearchSpace(fs), max_states=max_states)
     limit = min(certified_limit(e), depth)
+    graph = RouteGraph(e) if routes else None
     by_depth: dict[int, list[int]] = {}
-    for i in answer_index(e).values():
+    for i in (answer_index(e).values() if graph is None else (ids[0] for ids in graph.by_class.values())):
         if 1 <= e.depth[i] <= limit and e.depth[i] in weights: by_depth.setdefault(e.depth[i], []).append(i)
     out = []
     for d in want:
@@ -363,10 +366,14 @@ def expansion_tasks(root: TypedList, rng: random.Random, per_root: int = 8, weig
             if not ds: break
             d = rng.choices(ds, [weights[x] for x in ds])[0]
         i = by_depth[d].pop(rng.randrange(len(by_depth[d])))
-        out.append(InductionTask(root, e.state(i), e.path(i).names, True, d, d, "expansion", fs.digest,
-                                 provenance={"search_states": e.num_states, "certified_search_depth": limit,
-                                             "schema_version": SCHEMA_VERSION}))
+        prov = {"search_states": e.num_states, "certified_search_depth": limit, "schema_version": SCHEMA_VERSION}
+        label = e.path(i).names
+        if graph is not None:                 # a route drawn among all shortest ones, with every optimal tool per step
+            route = graph.route(i, rng)
+            label, prov["optimal"] = [t for t, _ in route], [o for _, o in route]
+        out.append(InductionTask(root, e.state(i), label, True, d, d, "expansion", fs.digest, provenance=prov))
     return out
+
 
 # %% ../nbs/06_tasks.ipynb #797eb239
 class ProposalError(ValueError):
@@ -484,13 +491,15 @@ def _shard(run: RunDir, name: str, make: Callable[[], tuple[list[InductionTask],
     return tasks, stats
 
 # %% ../nbs/06_tasks.ipynb #103d2e1b
-def _check_data_args(n_tasks: int, n_deep: int, n_proposer: int, max_length: int, fractions: Sequence[float], method: str):
+def _check_data_args(n_tasks: int, n_deep: int, n_proposer: int, max_length: int, fractions: Sequence[float], method: str,
+                     routes: bool = False):
     "`UserError` for arguments of `create_data` that cannot work."
     if n_tasks < 0 or n_deep < 0 or n_proposer < 0: raise UserError("task counts must not be negative")
     if not (1 <= max_length <= 8): raise UserError("max_length must be between 1 and 8")
     if len(fractions) != 3 or abs(sum(fractions) - 1) > 1e-9 or min(fractions) < 0:
         raise UserError("split fractions must be three non-negative numbers that sum to 1")
     if method not in ("walk", "expansion"): raise UserError(f"unknown method {method!r}; choose walk or expansion")
+    if routes and method != "expansion": raise UserError("route labels (--routes) come from forward expansions: use --method expansion")
 
 # %% ../nbs/06_tasks.ipynb #7c99c3f9
 def _walk_shard(i: int, fs: FunctionDefSet, config: dict, method: str, weights: dict | None, limits: SearchLimits,
@@ -506,7 +515,8 @@ def _walk_shard(i: int, fs: FunctionDefSet, config: dict, method: str, weights: 
         if len(space.values) > 1_000_000: space = SearchSpace(fs)
         if method == "walk": tasks += walk_tasks(root, walks_per_root, rng, fs, config["max_length"], limits, space, ex, st)
         else:
-            got = expansion_tasks(root, rng, walks_per_root, weights, fs, min(config["max_states"], 20_000), space)
+            got = expansion_tasks(root, rng, walks_per_root, weights, fs, min(config["max_states"], 20_000), space,
+                                  config.get("routes", False))
             st["roots"] += 1; st["tasks"] += len(got); tasks += got
     return tasks, st
 
@@ -544,10 +554,10 @@ def create_data(out: str | Path, n_tasks: int = 1000, seed: int = 0, max_length:
                 fractions: Sequence[float] = (0.8, 0.1, 0.1), max_states: int = 200_000, timeout_s: float = 10.0,
                 exclude_eval: bool = True, functions: FunctionDefSet | None = None, progress: bool = True,
                 on_shard: Callable[[str], None] | None = None, method: str = "walk",
-                weights: dict | None = None) -> dict:
+                weights: dict | None = None, routes: bool = False) -> dict:
     "Generate certified task data into the run directory `out` (see above); returns the summary."
     from tqdm.auto import tqdm
-    _check_data_args(n_tasks, n_deep, n_proposer, max_length, fractions, method)
+    _check_data_args(n_tasks, n_deep, n_proposer, max_length, fractions, method, routes)
     fs = functions if functions is not None else default_functions()
     config = dict(n_tasks=n_tasks, seed=seed, max_length=max_length, walks_per_root=walks_per_root,
                   roots_per_shard=roots_per_shard, n_deep=n_deep, deep_min_distance=deep_min_distance,
@@ -557,6 +567,7 @@ def create_data(out: str | Path, n_tasks: int = 1000, seed: int = 0, max_length:
     if method != "walk":        # only then, so that run directories written before `method` existed still resume
         weights = {int(d): w for d, w in (weights or EVAL_DISTANCE_WEIGHTS).items()}
         config.update(method=method, weights={str(d): w for d, w in sorted(weights.items())})
+    if routes: config["routes"] = True
     with run_lock(out):
         run = RunDir(out, config)
         exclude = _eval_inputs([DEFAULT_EVAL_SET]) if exclude_eval else set()
@@ -615,6 +626,17 @@ class DataConfig:
     split: str = field(default="0.8,0.1,0.1", metadata={"help": "train,validation,test fractions"})
     include_eval_inputs: bool = field(default=False, metadata={"help": "do not exclude the packaged eval set's inputs"})
     quiet: bool = field(default=False, metadata={"help": "no progress bars"})
+    routes: bool = field(default=False, metadata={"help": "label each expansion task with a route drawn among all "
+                         "shortest ones and every optimal tool at each step (the step-wise policy's labels)"})
+    weights: str | None = field(default=None, metadata={"help": "distance weights of expansion targets, like "
+                                "1:0.38,2:0.42,3:0.18,4:0.02 (the evaluation set's, the default)"})
+
+    @property
+    def distance_weights(self) -> dict[int, float] | None:
+        "`--weights` as `{distance: weight}`."
+        if self.weights is None: return None
+        try: return {int(d): float(w) for d, w in (p.split(":") for p in self.weights.split(","))}
+        except ValueError: raise UserError(f"--weights: expected pairs like 1:0.4,2:0.6, got {self.weights!r}") from None
 
     @property
     def fractions(self) -> list[float]:
@@ -625,6 +647,9 @@ class DataConfig:
     def validate(self):
         "Checks that span fields: `UserError` for a bad `--split` or deep-distance range."
         self.fractions
+        w = self.distance_weights
+        if w is not None and (min(w) < 1 or max(w) > 8 or min(w.values()) < 0 or not sum(w.values())):
+            raise UserError("--weights: distances 1 to 8, weights not negative, not all zero")
         if self.deep and not (1 <= self.deep_min <= self.deep_max <= 12): raise UserError("need 1 <= --deep-min <= --deep-max <= 12")
 
 # %% ../nbs/06_tasks.ipynb #1ce994ea
@@ -635,7 +660,9 @@ def data_main(argv: list[str] | None = None) -> int:
     s = create_data(a.out, a.tasks, a.seed, a.max_length, a.walks_per_root, n_deep=a.deep, deep_min_distance=a.deep_min,
                     deep_max_distance=a.deep_max, deep_max_states=a.deep_max_states, n_proposer=a.proposer,
                     proposer_examples=a.examples, fractions=a.fractions, max_states=a.max_states, timeout_s=a.timeout,
-                    exclude_eval=not a.include_eval_inputs, progress=not a.quiet, method=a.method)
+                    exclude_eval=not a.include_eval_inputs, progress=not a.quiet, method=a.method,
+                    weights=a.distance_weights, routes=a.routes)
+
     for f, v in s["files"].items(): print(f"{Path(a.out) / f}: {v['tasks']} tasks {v.get('by_distance', '')}")
     return 0
 

@@ -19,12 +19,14 @@ import torch
 from ..tasks import DEFAULT_EVAL_SET, create_data, read_tasks, run_lock, write_tasks
 from ..utils import RunDir, UserError, check_config
 from .core import _opt, load_recipe, quiet_progress
+from ..steps import STEP_DISTANCE_WEIGHTS
 from .sft import SFTRunConfig, run_sft, _sample
+
 from .rl_grpo import GRPORunConfig, run_grpo
 
 # %% ../../nbs/16_main_job.ipynb #33172aaa
 PROFILE_KEYS = ("tasks", "sft_steps", "sft_batch", "sft_minutes", "sft_eval_every", "grpo_steps", "grpo_batch",
-                "grpo_minutes", "select_from", "heldout", "upstream")
+                "grpo_minutes", "select_from", "heldout", "upstream", "guided_budget")
 PROFILES = {name: {k: r[k] for k in PROFILE_KEYS} for name in ("quickstart", "smoke") for r in [load_recipe(name)]}
 UPSTREAM = "upstream480"
 
@@ -33,17 +35,19 @@ UPSTREAM = "upstream480"
 class MainJobConfig:
     "The options of `wl quickstart`: a profile's sizes (the defaults: the quickstart profile) and how to run it."
     profile: str = _opt("quickstart", "the profile's name (a recipe file sets it)")
-    tasks: int = _opt(60_000, "certified tasks to generate", min=1)
-    sft_steps: int = _opt(1_400, "SFT steps", min=1)
-    sft_batch: int = _opt(32, "SFT batch size", min=1)
-    sft_minutes: float | None = _opt(8.0, "SFT training-time limit in minutes (none: no limit)")
-    sft_eval_every: int = _opt(350, "SFT steps between held-out evaluations", min=1)
-    grpo_steps: int = _opt(60, "GRPO steps", min=1)
+    tasks: int = _opt(40_000, "certified tasks to generate (with route labels)", min=1)
+    sft_steps: int = _opt(1_000, "SFT steps (step-wise, world-model and one-shot examples)", min=1)
+    sft_batch: int = _opt(64, "SFT batch size", min=1)
+    sft_minutes: float | None = _opt(10.0, "SFT training-time limit in minutes (none: no limit)")
+    sft_eval_every: int = _opt(250, "SFT steps between held-out evaluations", min=1)
+    grpo_steps: int = _opt(0, "GRPO steps on the one-shot format (0: no GRPO stage)", min=0)
     grpo_batch: int = _opt(32, "GRPO completions per step", min=8)
     grpo_minutes: float | None = _opt(3.0, "GRPO training-time limit in minutes (none: no limit)")
     select_from: int = _opt(400, "GRPO prompt-selection candidates (0: no selection)", min=0)
     heldout: int = _opt(300, "held-out test tasks", min=1)
     upstream: int | None = _opt(None, "tasks of the upstream 480-task set to evaluate (none: all)", min=1)
+    guided_budget: int = _opt(300, "tool applications per task for guided search", min=1)
+
     run_dir: str | None = _opt(None, "run directory (default runs/quickstart, or runs/quickstart-smoke)")
     seed: int = _opt(0, "random seed")
     threads: int = _opt(1, "torch CPU threads (0: torch's default)", min=0)
@@ -58,23 +62,26 @@ class MainJobConfig:
 def _resume(path: Path) -> bool: return (path / "config.json").exists()
 
 def stage_data(run: RunDir, p: dict, seed: int, quiet: bool) -> dict:
-    "Certified tasks into RUN/data (resumable)."
-    return create_data(run.path / "data", p["tasks"], seed, walks_per_root=8, method="expansion",
-                       roots_per_shard=max(25, min(500, p["tasks"] // 40)), progress=not quiet)
+    "Certified tasks with route labels into RUN/data (resumable)."
+    return create_data(run.path / "data", p["tasks"], seed, walks_per_root=16, method="expansion",
+                       roots_per_shard=max(25, min(500, p["tasks"] // 40)), progress=not quiet, routes=True,
+                       weights=STEP_DISTANCE_WEIGHTS)
 
 def stage_sft(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = False) -> dict:
-    "A tiny model from scratch, SFT on RUN/data into RUN/sft."
+    "A tiny model from scratch, step-wise SFT (with world-model and one-shot examples) on RUN/data into RUN/sft."
     d = run.path / "sft"
     return run_sft(check_config(SFTRunConfig(
-        data=str(run.path / "data"), run_dir=str(d), max_steps=p["sft_steps"], per_device_train_batch_size=p["sft_batch"],
+        task="steps", world_share=0.1, oneshot_share=0.1, data=str(run.path / "data"), run_dir=str(d),
+        max_steps=p["sft_steps"], per_device_train_batch_size=p["sft_batch"], max_length=256, group_by_length=True,
         eval_every=p["sft_eval_every"], eval_tasks=min(p["heldout"], 300), save_steps=max(10, p["sft_steps"] // 7),
         logging_steps=max(5, p["sft_steps"] // 40), seed=seed, time_limit=p["sft_minutes"], threads=threads or None,
         quiet=quiet, verbose=verbose, resume=_resume(d))))
 
 # %% ../../nbs/16_main_job.ipynb #e4cd8c25
 def stage_grpo(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = False) -> dict:
-    "GRPO from RUN/sft/model on RUN/data into RUN/grpo."
+    "GRPO on the one-shot format from RUN/sft/model on RUN/data into RUN/grpo ({} when the profile has no GRPO steps)."
     d = run.path / "grpo"
+    if not p["grpo_steps"]: return {}
     return run_grpo(check_config(GRPORunConfig(
         model_name=str(run.path / "sft" / "model"), data=str(run.path / "data"), run_dir=str(d), max_steps=p["grpo_steps"],
         per_device_train_batch_size=p["grpo_batch"], eval_every=p["grpo_steps"], eval_tasks=min(p["heldout"], 300),
@@ -82,13 +89,18 @@ def stage_grpo(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = 
         seed=seed, time_limit=p["grpo_minutes"], threads=threads or None, quiet=quiet, verbose=verbose, resume=_resume(d))))
 
 # %% ../../nbs/16_main_job.ipynb #0a309cad
-def solvers(run: RunDir) -> dict:
-    "The solvers compared: both trained models at one greedy attempt, BFS (budget 4), random search (1 and 100 tries)."
+def solvers(run: RunDir, p: dict) -> dict:
+    "The solvers compared: the model step-wise (one greedy rollout), by guided search and one-shot (one greedy "
+    "pipeline; also after GRPO if it ran), BFS (budget 4), random search (1 and 100 tries)."
     from wandering_light.solver import get_solver_by_name
-    return {"sft": get_solver_by_name("trained_local", budget=1, model=str(run.path / "sft" / "model"), device="cpu"),
-            "grpo": get_solver_by_name("trained_local", budget=1, model=str(run.path / "grpo" / "model"), device="cpu"),
-            "bfs": get_solver_by_name("bfs", budget=4), "random-1": get_solver_by_name("random", budget=1),
-            "random-100": get_solver_by_name("random", budget=100)}
+    model = str(run.path / "sft" / "model")
+    out = {"stepwise": get_solver_by_name("stepwise", budget=1, model=model),
+           "guided": get_solver_by_name("guided", budget=p["guided_budget"], model=model),
+           "oneshot": get_solver_by_name("trained_local", budget=1, model=model, device="cpu")}
+    if (run.path / "grpo" / "model").exists():
+        out["oneshot-grpo"] = get_solver_by_name("trained_local", budget=1, model=str(run.path / "grpo" / "model"), device="cpu")
+    return out | {"bfs": get_solver_by_name("bfs", budget=4), "random-1": get_solver_by_name("random", budget=1),
+                  "random-100": get_solver_by_name("random", budget=100)}
 
 # %% ../../nbs/16_main_job.ipynb #ee184ef4
 def stage_eval(run: RunDir, p: dict, seed: int, quiet: bool) -> dict:
@@ -99,9 +111,9 @@ def stage_eval(run: RunDir, p: dict, seed: int, quiet: bool) -> dict:
     if not held.exists():
         write_tasks(held, _sample(read_tasks(run.path / "data" / "test.jsonl.gz"), p["heldout"], f"{seed}:heldout"))
     out, sets = {}, [("heldout", held, None), (UPSTREAM, DEFAULT_EVAL_SET, p["upstream"])]
-    for name, f, n in tqdm(sets, desc="evaluation sets (5 solvers each)", disable=quiet):
+    for name, f, n in tqdm(sets, desc="evaluation sets", disable=quiet):
         out[name] = run_evaluation(f, [], num_samples=n, run_dir=run.path / f"eval-{name}", seed=seed,
-                                   solvers=solvers(run), progress=False)
+                                   solvers=solvers(run, p), progress=False)
     return out
 
 # %% ../../nbs/16_main_job.ipynb #ddf326a5
@@ -115,8 +127,13 @@ def headline(evals: dict) -> dict:
     h = {}
     for set_name, summary in evals.items():
         for solver, s in summary.items(): h[f"{set_name}/{solver}"] = round(s["success_rate"], 4)
-        if "sft" in summary and "grpo" in summary:
-            h[f"{set_name}/grpo_lift_points"] = round(100 * (summary["grpo"]["success_rate"] - summary["sft"]["success_rate"]), 2)
+        if "oneshot" in summary and "oneshot-grpo" in summary:
+            h[f"{set_name}/grpo_lift_points"] = round(100 * (summary["oneshot-grpo"]["success_rate"]
+                                                             - summary["oneshot"]["success_rate"]), 2)
+        if "stepwise" in summary and "oneshot" in summary:
+            h[f"{set_name}/stepwise_over_oneshot_points"] = round(100 * (summary["stepwise"]["success_rate"]
+                                                                       - summary["oneshot"]["success_rate"]), 2)
+
     return h
 
 # %% ../../nbs/16_main_job.ipynb #44264c26
@@ -132,12 +149,17 @@ def main_job_report(run: RunDir, evals: dict, sft: dict, grpo: dict, timing: dic
              + ", ".join(f"{k} {v:.0f}" for k, v in timing.items()) + ".", "",
              "## Data", "", "| file | tasks | by distance |", "|---|---|---|"]
     lines += [f"| {f} | {v['tasks']} | {v.get('by_distance', '')} |" for f, v in data["files"].items()]
-    lines += ["", "## SFT", "", f"A `tiny` model from scratch: {sft.get('steps')} steps, "
-              f"{sft.get('train_seconds', 0) / 60:.1f} training minutes.", "", imgs[0] or "", "",
-              "## GRPO", "", f"{grpo.get('steps')} steps from the SFT model, {grpo.get('train_seconds', 0) / 60:.1f} "
-              f"training minutes; mean share of zero-spread groups {grpo.get('zero_spread_share')}.", "", imgs[1] or "", "",
-              "## Evaluation", "", "Greedy success at one attempt for the trained models; BFS with budget 4 (exact, "
-              "certified); random search with 1 and 100 attempts.", ""]
+    lines += ["", "## SFT", "", f"A `tiny` model from scratch, trained on step examples (the next tool, every optimal "
+              f"one taught) with world-model and one-shot examples beside them: {sft.get('steps')} steps, "
+              f"{sft.get('train_seconds', 0) / 60:.1f} training minutes. The learning curve is step-wise success.", "",
+              imgs[0] or "", ""]
+    if grpo: lines += ["## GRPO", "", f"{grpo.get('steps')} steps on the one-shot format from the SFT model, "
+                       f"{grpo.get('train_seconds', 0) / 60:.1f} training minutes; mean share of zero-spread groups "
+                       f"{grpo.get('zero_spread_share')}.", "", imgs[1] or "", ""]
+    lines += ["## Evaluation", "", "One model, three ways: `stepwise` (one greedy rollout: choose a tool, run it, look "
+              "at the values, no retries), `guided` (best-first search over executed states with the model as prior, "
+              f"budget {run.config.get('guided_budget')} tool applications) and `oneshot` (one greedy pipeline written "
+              "blind); BFS with budget 4 (exact, certified); random search with 1 and 100 attempts.", ""]
     for set_name, summary in evals.items():
         lines += [f"### {set_name}", "", "| solver | solved | success | " + " | ".join(
             f"d={d}" for d in next(iter(summary.values()))["by_distance"]) + " |",
@@ -147,8 +169,11 @@ def main_job_report(run: RunDir, evals: dict, sft: dict, grpo: dict, timing: dic
                          + " | ".join(f"{v['success_rate']:.2f}" for v in s["by_distance"].values()) + " |")
         lines.append("")
     h = headline(evals)
-    lines += ["GRPO lift over SFT (points): " + ", ".join(f"{k.split('/')[0]} {v:+.1f}" for k, v in h.items()
-                                                       if k.endswith("grpo_lift_points")), "", imgs[2] or "", imgs[3] or "", ""]
+    lines += ["Step-wise over one-shot (points): " + ", ".join(f"{k.split('/')[0]} {v:+.1f}" for k, v in h.items()
+                                                             if k.endswith("stepwise_over_oneshot_points")), ""]
+    if grpo: lines += ["GRPO lift over SFT, one-shot (points): " + ", ".join(
+        f"{k.split('/')[0]} {v:+.1f}" for k, v in h.items() if k.endswith("grpo_lift_points")), ""]
+    lines += [imgs[2] or "", imgs[3] or "", ""]
     text = "\n".join(lines)
     run.write_report(text)
     return text
@@ -166,7 +191,7 @@ def _stage(run: RunDir, timing: dict, name: str, fn, quiet: bool):
 
 # %% ../../nbs/16_main_job.ipynb #d90a0e4b
 def run_job(cfg: MainJobConfig, run_dir: str | Path) -> dict:
-    "Data, SFT, GRPO, evaluation and report into `run_dir` (resuming it); returns the headline figures."
+    "Data, SFT, GRPO (when the profile has steps for it), evaluation and report into `run_dir` (resuming it); the headline figures."
     if cfg.threads: torch.set_num_threads(cfg.threads)
     quiet_progress(cfg.verbose)
     p, path, timing, q, v, seed, th = cfg.sizes(), Path(run_dir), {}, cfg.quiet, cfg.verbose, cfg.seed, cfg.threads

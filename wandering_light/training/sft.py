@@ -15,8 +15,8 @@ from typing import Sequence
 
 # %% auto #0
 __all__ = ['SFTRunConfig', 'parse_args', 'induction_dataset', 'proposer_dataset', 'prepare_data', 'evaluate_induction',
-           'HeldOutEvalCallback', 'ProposerEvalCallback', 'eval_callback', 'run_sft', 'print_summary', 'main',
-           'quiet_datasets']
+           'HeldOutEvalCallback', 'StepEvalCallback', 'ProposerEvalCallback', 'eval_callback', 'run_sft',
+           'print_summary', 'main', 'quiet_datasets']
 
 # %% ../../nbs/12_sft.ipynb #b8546c43
 import torch
@@ -25,7 +25,9 @@ from ..typed_list import TypedList
 from ..function_def import FunctionDefSet
 from ..executor import Executor
 from .. import prompts as P
-from ..tasks import (DEFAULT_EVAL_SET, InductionTask, ProposerTask, create_data, default_functions,
+from ..steps import STEP_DISTANCE_WEIGHTS, step_dataset
+from ..tasks import (DEFAULT_EVAL_SET,
+ InductionTask, ProposerTask, create_data, default_functions,
                                    read_proposer_tasks, read_tasks, split_of, make_proposer_tasks)
 from ..utils import RunDir, UserError, cli_main, parse_config
 from ..evals.evaluate_proposer import score_proposals
@@ -41,7 +43,11 @@ from .core import (RunDirCallback, StopCallback, last_checkpoint, tracking, lora
 @dataclass
 class SFTRunConfig(TrainOptions, SFTConfig):
     "The options of `wl sft`: TRL's `SFTConfig`, the training core's run options, and the quick recipe as defaults."
-    task: str = _opt("induction", "the task to learn", choices=["induction", "proposer"])
+    task: str = _opt("induction", "the task to learn: one-shot induction, step-wise induction (next tool from the "
+                     "current values), or proposing tasks", choices=["induction", "steps", "proposer"])
+    world_share: float = _opt(0.2, "steps: share of the steps also taught as world-model examples (predict the "
+                              "tool's result)", min=0.0, max=1.0)
+    oneshot_share: float = _opt(0.0, "steps: share of the tasks also taught in the one-shot format", min=0.0, max=1.0)
     model_name: str = _opt("tiny", "model size to build from scratch (tiny, small, base) or a checkpoint directory / hub name")
     max_steps: int = _opt(150, "training steps", min=1)
     learning_rate: float | None = _opt(None, "learning rate (default 1e-3 from scratch, 1e-4 from a checkpoint)")
@@ -50,7 +56,8 @@ class SFTRunConfig(TrainOptions, SFTConfig):
     group_by_length: bool = _opt(True, "batch examples of similar length together (less padding)")
     lr_scheduler_type: str = _opt("cosine", "learning-rate schedule")
     save_total_limit: int | None = _opt(2, "checkpoints kept")
-    max_length: int | None = _opt(512, "longest example in tokens")
+    max_length: int | None = _opt(512, "longest example in tokens (longer ones are left out)")
+
     completion_only_loss: bool | None = _opt(True, "loss on the completion only")
 
     def __post_init__(self):
@@ -97,8 +104,11 @@ def prepare_data(run_path: Path, data: str | None, n_tasks: int, seed: int = 0, 
     if data is None:
         out = Path(run_path) / "data"
         if is_main_process():
+            steps = task == "steps"           # step-wise: route labels, and more of the long routes
             create_data(out, n_tasks, seed, walks_per_root=per_root, method="expansion", roots_per_shard=200,
-                        n_proposer=n_tasks // 4 if task == "proposer" else 0, progress=progress)
+                        n_proposer=n_tasks // 4 if task == "proposer" else 0, progress=progress, routes=steps,
+                        weights=STEP_DISTANCE_WEIGHTS if steps else None)
+
         else: wait_for(out / "summary.json", "the data")      # another process of a launch: the main one generates
         data = out
     p = Path(data)
@@ -159,6 +169,16 @@ class HeldOutEvalCallback(EvalCallback):
                    **{f"eval/{name}/success_d{d}": v["success_rate"] for d, v in r["by_distance"].items()}}
         return {k: v for k, v in r.items() if k != "answers"}, figures
 
+# %% ../../nbs/12_sft.ipynb #2bd4cd4c
+class StepEvalCallback(HeldOutEvalCallback):
+    "Evaluate step-wise (one greedy rollout per task, `stepwise.evaluate_stepwise`) every `every` steps and at the end."
+    def evaluate_set(self, model, name: str, tasks: Sequence[InductionTask], step: int) -> tuple[dict, dict]:
+        "`evaluate_stepwise` of one set: the event's fields and the `eval/...` figures."
+        from wandering_light.stepwise import evaluate_stepwise
+        r = evaluate_stepwise(model, self.tok, tasks, batch_size=self.bs)
+        return r, {f"eval/{name}/success_rate": r["success_rate"],
+                   **{f"eval/{name}/success_d{d}": v["success_rate"] for d, v in r["by_distance"].items()}}
+
 # %% ../../nbs/12_sft.ipynb #9c966db0
 class ProposerEvalCallback(EvalCallback):
     "Evaluate a proposer's held-out prompts (`sets` maps a name to proposer prompts) every `every` steps."
@@ -186,12 +206,14 @@ def _sample(xs: list, n: int, seed) -> list:
     return xs if len(xs) <= n else random.Random(f"{seed}:eval").sample(xs, n)
 
 def eval_callback(cfg, data: dict, tok, tr: TrainRun, at_start: bool = False, solver=None) -> EvalCallback | None:
-    "The held-out evaluation of a run (None with --no-eval): induction tasks and --eval-file, or proposer prompts."
+    "The held-out evaluation of a run (None with --no-eval): tasks and --eval-file (one-shot or step-wise), or proposer prompts."
+
     if cfg.no_eval: return None
-    if cfg.task == "induction":
+    if cfg.task in ("induction", "steps"):
         sets = {"heldout": _sample(data["heldout"], cfg.eval_tasks, cfg.seed)}
         if cfg.eval_file: sets[Path(cfg.eval_file).name.split(".")[0]] = read_tasks(cfg.eval_file)
-        return HeldOutEvalCallback(sets, tok, tr.run, tr.clock, cfg.eval_every, at_start=at_start)
+        cb = HeldOutEvalCallback if cfg.task == "induction" else StepEvalCallback
+        return cb(sets, tok, tr.run, tr.clock, cfg.eval_every, at_start=at_start)
     held = _sample(data["heldout"] or data["train"], cfg.eval_tasks, cfg.seed)
     prompts = [P.proposer_prompt([t.trajectory() for t in p.examples]) for p in held]
     return ProposerEvalCallback({"heldout": prompts}, tok, tr.run, tr.clock, cfg.eval_every, at_start=at_start,
@@ -206,7 +228,9 @@ def run_sft(cfg: SFTRunConfig) -> dict:
         data = prepare_data(tr.run.path, cfg.data, cfg.tasks, cfg.seed, cfg.task, cfg.per_root, progress=not cfg.quiet)
         if not data["train"]: raise UserError("no training tasks")
         model, tok, _ = start_model(cfg.model_name, cfg.seed)
-        ds = (induction_dataset if cfg.task == "induction" else proposer_dataset)(data["train"])
+        if cfg.task == "steps": ds = step_dataset(data["train"], cfg.world_share, cfg.oneshot_share, cfg.seed)
+        else: ds = (induction_dataset if cfg.task == "induction" else proposer_dataset)(data["train"])
+
         trainer = SFTTrainer(model=model, args=cfg, train_dataset=ds, processing_class=tok, peft_config=tr.peft_config(),
                              callbacks=tr.callbacks(eval_callback(cfg, data, tok, tr)))
         if not tr.train(trainer, train_tasks=len(data["train"]), heldout_tasks=len(data["heldout"])): return tr.stopped

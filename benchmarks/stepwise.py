@@ -1,0 +1,166 @@
+"""Step-wise tool use on this CPU: a model from scratch that sees each tool's result, against one-shot, BFS and random search.
+
+Stages (each resumable in the run directory, default runs/bench-stepwise):
+1. data: certified tasks by forward expansion with route labels (`wl data --method expansion --routes`), distances
+   1-4 weighted towards long routes, the packaged eval set's inputs excluded;
+2. SFT (`wl sft --task steps`): a model from scratch on step examples (every optimal next tool), world-model examples and
+   a share of one-shot examples, stopped by the time limit (`--minutes` of training time, evaluation excluded); at
+   intervals it is evaluated step-wise on the upstream 480-task set: the learning curve (success against training minutes);
+3. evaluation with `evals.run_evaluation`, on the upstream 480-task set and on 500 held-out test-split tasks: the
+   same model step-wise (`stepwise`, budget 1: one greedy rollout, no retries), by guided search (`guided`, budget in
+   tool applications) and one-shot (`trained_local`, one greedy pipeline), random search with 1 and 100 tries, BFS;
+4. deep tasks (certified distance 5-8, never trained on: training stops at 4): guided search against BFS, counting the
+   tool applications of both on the same tasks, and the found length against the certified one;
+5. the world model: exact-match prediction of one tool's output on held-out (test-split) values, by input type.
+Usage: python benchmarks/stepwise.py [--save] [--minutes 30] [--size tiny] [--run-dir DIR] [--threads 1]
+"""
+import argparse, json, random, statistics, sys, time
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).parent))
+from _common import report
+
+UPSTREAM_BEST = 0.84
+
+def stage(run, name, fn):
+    "Run a stage once: its result is kept in RUN/stages.json, so a resumed benchmark skips finished stages."
+    f = run / "stages.json"
+    done = json.loads(f.read_text()) if f.exists() else {}
+    if name not in done:
+        t0 = time.perf_counter(); r = fn()
+        done = json.loads(f.read_text()) if f.exists() else {}
+        done[name] = {"result": r, "wall_s": round(time.perf_counter() - t0, 1)}
+        f.write_text(json.dumps(done, indent=1))
+    return done[name]
+
+def deep_eval(run: Path, model_dir: Path, n: int, budget: int, exclude: set) -> dict:
+    "Guided search and BFS on deep tasks (distance 5-8): success, tool applications of both, found length / certified."
+    from wandering_light.tasks import make_deep_tasks, write_tasks, read_tasks
+    from wandering_light.solver import bfs, SearchSpace
+    from wandering_light.stepwise import GuidedSolver, StepPolicy
+    path = run / "deep.jsonl.gz"
+    if not path.exists():
+        tasks, _ = make_deep_tasks(n, seed=7, exclude=exclude, per_distance=1)
+        write_tasks(path, tasks)
+    tasks = read_tasks(path)
+    g = GuidedSolver(StepPolicy.load(model_dir), budget=budget)
+    rows = []
+    for t in tasks:
+        r = g.solve_detailed(t.input, t.output)
+        e = bfs(t.input, t.distance, SearchSpace(), goal=t.output)     # BFS's applications for the same task
+        rows.append({"distance": t.distance, "solved": r.success, "applications": r.info["applications"],
+                     "bfs_applications": e.transitions, "length": len(r.trajectory) if r.success else None})
+    ok = [x for x in rows if x["solved"]]
+    ratio = [x["bfs_applications"] / max(1, x["applications"]) for x in ok]
+    by_d = {}
+    for x in rows:
+        d = by_d.setdefault(str(x["distance"]), [0, 0]); d[0] += 1; d[1] += x["solved"]
+    return {"tasks": len(rows), "success_rate": round(len(ok) / max(1, len(rows)), 4),
+            "by_distance": {d: round(s / k, 3) for d, (k, s) in sorted(by_d.items())},
+            "median_applications_guided": statistics.median([x["applications"] for x in ok]) if ok else None,
+            "median_applications_bfs": statistics.median([x["bfs_applications"] for x in ok]) if ok else None,
+            "median_ratio_bfs_to_guided_applications": round(statistics.median(ratio), 1) if ratio else None,
+            "mean_length_ratio": round(statistics.mean([x["length"] / x["distance"] for x in ok]), 4) if ok else None,
+            "budget": budget}
+
+def world_eval(run: Path, model_dir: Path, n: int) -> dict:
+    "World-model exact match on (values, tool) pairs from held-out (test-split) routes."
+    from wandering_light.tasks import read_tasks
+    from wandering_light.steps import step_rows
+    from wandering_light.stepwise import world_accuracy
+    from wandering_light.models import load_model
+    tasks = read_tasks(run / "data" / "test.jsonl.gz")
+    random.Random(0).shuffle(tasks)
+    pairs = []
+    for t in tasks:
+        for r in step_rows(t): pairs.append((r["values"], r["result"], r["tool"]))
+        if len(pairs) >= n: break
+    from wandering_light.tasks import default_functions
+    fs = default_functions()
+    model, tok = load_model(model_dir, device="cpu")
+    acc = world_accuracy(model, tok, [(v, fs[f]) for v, _, f in pairs[:n]])
+    return {k: v for k, v in acc.items() if k != "by_tool"} | {"worst_tools": dict(sorted(acc["by_tool"].items(), key=lambda kv: kv[1])[:10])}
+
+def main(argv):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--save", action="store_true")
+    ap.add_argument("--minutes", type=float, default=30.0, help="SFT training minutes")
+    ap.add_argument("--size", default="tiny")
+    ap.add_argument("--tasks", type=int, default=100_000)
+    ap.add_argument("--steps", type=int, default=None, help="SFT steps (default: fitted to --minutes)")
+    ap.add_argument("--s-per-step", type=float, default=0.7, help="measured step time used to fit the schedule")
+    ap.add_argument("--world-share", type=float, default=0.1)
+    ap.add_argument("--oneshot-share", type=float, default=0.1)
+    ap.add_argument("--deep", type=int, default=100)
+    ap.add_argument("--guided-budget", type=int, default=2000)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--run-dir", default="runs/bench-stepwise")
+    a = ap.parse_args(argv)
+    import torch
+    torch.set_num_threads(a.threads)
+    from wandering_light.tasks import create_data, read_tasks, write_tasks, DEFAULT_EVAL_SET
+    from wandering_light.steps import STEP_DISTANCE_WEIGHTS
+    from wandering_light.training.sft import parse_args as sft_args, run_sft, _sample
+    from wandering_light.evals.run_evaluation import run_evaluation
+    from wandering_light.solver import get_solver_by_name
+    from wandering_light.utils import RunDir
+    run = Path(a.run_dir); run.mkdir(parents=True, exist_ok=True)
+    resume = lambda d: ["--resume"] if (d / "config.json").exists() else []
+    data = stage(run, "data", lambda: create_data(run / "data", a.tasks, 0, walks_per_root=16, method="expansion",
+                                                   roots_per_shard=500, progress=False, routes=True,
+                                                   weights=STEP_DISTANCE_WEIGHTS))
+    steps = a.steps or int(a.minutes * 60 / a.s_per_step)
+    model_dir = run / "sft" / "model"
+    sft = stage(run, "sft", lambda: run_sft(sft_args(
+        ["--task", "steps", "--model-name", a.size, "--data", str(run / "data"), "--run-dir", str(run / "sft"),
+         "--time-limit", str(a.minutes), "--max-steps", str(steps), "--batch-size", "64", "--learning-rate", "1e-3",
+         "--warmup-ratio", "0.02", "--max-length", "256", "--world-share", str(a.world_share),
+         "--oneshot-share", str(a.oneshot_share), "--eval-file", DEFAULT_EVAL_SET, "--eval-every", str(max(100, steps // 8)),
+         "--eval-tasks", "200", "--save-steps", str(max(100, steps // 8)), "--logging-steps", "50",
+         "--threads", str(a.threads), "--quiet", *resume(run / "sft")])))
+    held = run / "heldout_test.jsonl.gz"
+    if not held.exists(): write_tasks(held, _sample(read_tasks(run / "data" / "test.jsonl.gz"), 500, "bench:heldout"))
+    def evaluate():
+        out = {}
+        for name, f in [("upstream480", DEFAULT_EVAL_SET), ("heldout", held)]:
+            solvers = {"stepwise": get_solver_by_name("stepwise", budget=1, model=str(model_dir)),
+                       "guided": get_solver_by_name("guided", budget=a.guided_budget, model=str(model_dir)),
+                       "random-1": get_solver_by_name("random", budget=1), "random-100": get_solver_by_name("random", budget=100),
+                       "bfs": get_solver_by_name("bfs", budget=4)}
+            if a.oneshot_share > 0:
+                solvers["oneshot"] = get_solver_by_name("trained_local", budget=1, model=str(model_dir), device="cpu")
+            s = run_evaluation(f, [], run_dir=run / f"eval-{name}", seed=0, solvers=solvers, progress=False)
+            out[name] = {k: {"success_rate": round(v["success_rate"], 4), "solved": v["solved"], "tasks": v["tasks"],
+                             "mean_length_ratio": v["mean_length_ratio"] and round(v["mean_length_ratio"], 4),
+                             "by_distance": {d: round(x["success_rate"], 3) for d, x in v["by_distance"].items()}}
+                         for k, v in s.items()}
+        return out
+    ev = stage(run, "eval", evaluate)["result"]
+    train_inputs = {t.input.answer_key() for t in read_tasks(run / "data" / "train.jsonl.gz")}
+    deep = stage(run, "deep", lambda: deep_eval(run, model_dir, a.deep, a.guided_budget, train_inputs))["result"]
+    world = stage(run, "world", lambda: world_eval(run, model_dir, 1000))["result"]
+    sft_run = RunDir(run / "sft")
+    curve = [{"step": e["step"], "train_minutes": round(e["train_seconds"] / 60, 2), "success_rate": round(e["success_rate"], 4),
+              "by_distance": {d: round(v["success_rate"], 3) for d, v in e["by_distance"].items()}}
+             for e in sorted(sft_run.events("eval"), key=lambda e: e["step"]) if e["set"] == DEFAULT_EVAL_SET]
+    u, h, s_res = ev["upstream480"], ev["heldout"], sft["result"]
+    figures = {
+        "upstream480_success_at_1": {k: v["success_rate"] for k, v in u.items()},
+        "upstream480_by_distance": {k: v["by_distance"] for k, v in u.items()},
+        "heldout500_success_at_1": {k: v["success_rate"] for k, v in h.items()},
+        "heldout500_by_distance": {k: v["by_distance"] for k, v in h.items()},
+        "mean_length_ratio": {"upstream480": {k: v["mean_length_ratio"] for k, v in u.items()},
+                              "heldout500": {k: v["mean_length_ratio"] for k, v in h.items()}},
+        "ratio_stepwise_to_upstream_best_84pct": round(u["stepwise"]["success_rate"] / UPSTREAM_BEST, 3),
+        "ratio_stepwise_to_random100_upstream480": round(u["stepwise"]["success_rate"] / u["random-100"]["success_rate"], 3),
+        "deep_5_to_8_guided": deep,
+        "world_model": world,
+        "learning_curve_upstream480_stepwise": curve,
+        "sft": {"steps": s_res["steps"], "planned_steps": steps, "train_minutes": round(s_res["train_seconds"] / 60, 2),
+                "examples": s_res["steps"] * 64, "stopped": s_res["stopped"]},
+        "data": {"tasks": sum(v["tasks"] for k, v in data["result"]["files"].items()), "wall_s": data["wall_s"]},
+        "model": f"{a.size} (Llama, from scratch), DSL tokenizer; one model for step, world-model and one-shot prompts",
+    }
+    report("stepwise", figures, argv)
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
