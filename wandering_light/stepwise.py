@@ -29,8 +29,8 @@ class Policy:
     def __init__(self, functions: FunctionDefSet | None = None):
         self.functions = functions if functions is not None else default_functions()
 
-    def logprobs(self, states: Sequence[TypedList], targets: Sequence[TypedList]) -> list[dict[str, float]]:
-        "For each (values, target): `{tool name: log-prob}` over the tools that take the values' type."
+    def logprobs(self, states: Sequence[TypedList], targets: Sequence[TypedList]) -> list[dict[str, float] | None]:
+        "For each (values, target): `{tool name: log-prob}` over the tools that take the values' type (None: too long to read)."
         raise NotImplementedError
 
     def candidates(self, t: type) -> list[str]:
@@ -39,10 +39,11 @@ class Policy:
 
 # %% ../nbs/09d_stepwise.ipynb #758ba92e
 class StepPolicy(Policy):
-    "A causal LM as a step policy (see above)."
-    def __init__(self, model, tokenizer, functions: FunctionDefSet | None = None, batch_size: int = 64):
+    "A causal LM as a step policy (see above); a prompt over `max_prompt_tokens` is not read (its state gets None)."
+    def __init__(self, model, tokenizer, functions: FunctionDefSet | None = None, batch_size: int = 64,
+                 max_prompt_tokens: int = 512):
         super().__init__(functions)
-        self.model, self.tok, self.bs = model, tokenizer, batch_size
+        self.model, self.tok, self.bs, self.max_tokens = model, tokenizer, batch_size, max_prompt_tokens
         ids = tokenizer(self.functions.names, add_special_tokens=False)["input_ids"]
         self.token = {n: i[0] for n, i in zip(self.functions.names, ids)} if all(len(i) == 1 for i in ids) else None
 
@@ -61,17 +62,22 @@ def logprobs(self: StepPolicy, states: Sequence[TypedList], targets: Sequence[Ty
     from wandering_light.models import _prompt_ids, _pad_right, _pad_id, _device, choice_logprobs
     was = self.model.training; self.model.eval()
     prompts = [P.step_prompt(s, t) + " " for s, t in zip(states, targets)]
-    cands, out = [self.candidates(s.item_type) for s in states], []
+    cands, p_ids = [self.candidates(s.item_type) for s in states], _prompt_ids(self.tok, prompts)
+    fit = [k for k, ids in enumerate(p_ids) if len(ids) <= self.max_tokens]
+    out: list = [None] * len(prompts)
     if self.token is None:
-        out = [dict(zip(c, choice_logprobs(self.model, self.tok, [p], c, batch_size=self.bs)[0].tolist())) if c else {}
-               for p, c in zip(prompts, cands)]
+        for k in fit:
+            c = cands[k]
+            out[k] = dict(zip(c, choice_logprobs(self.model, self.tok, [prompts[k]], c, batch_size=self.bs)[0].tolist())) if c else {}
     else:
-        dev, p_ids = _device(self.model), _prompt_ids(self.tok, prompts)
-        for s in range(0, len(p_ids), self.bs):
-            ids, mask = _pad_right(p_ids[s:s + self.bs], _pad_id(self.tok), dev)
+        dev = _device(self.model)
+        for s in range(0, len(fit), self.bs):
+            part = fit[s:s + self.bs]
+            ids, mask = _pad_right([p_ids[k] for k in part], _pad_id(self.tok), dev)
             last = self.model(input_ids=ids, attention_mask=mask).logits[torch.arange(len(ids), device=dev), mask.sum(1) - 1]
-            for row, names in zip(last.float().cpu(), cands[s:s + self.bs]):
-                out.append(dict(zip(names, torch.log_softmax(row[[self.token[n] for n in names]], -1).tolist())) if names else {})
+            for k, row in zip(part, last.float().cpu()):
+                names = cands[k]
+                out[k] = dict(zip(names, torch.log_softmax(row[[self.token[n] for n in names]], -1).tolist())) if names else {}
     if was: self.model.train()
     return out
 
@@ -102,7 +108,7 @@ class Rollout:
     states: list[TypedList]
     tools: list[FunctionDef] = field(default_factory=list)
     logprob: float = 0.0
-    end: str | None = None            # reached, step_failed, invalid (a text policy's bad name), no_tool, budget
+    end: str | None = None            # reached, step_failed, invalid (a text policy's bad name), no_tool, too_long, budget
 
     @property
     def reached(self) -> bool: "Did it reach the target?"; return self.end == "reached"
@@ -128,6 +134,7 @@ def rollouts(self: Policy, problems: Sequence[tuple], max_steps: int = 8, temper
         if not live: break
         for k, lp in zip(live, self.logprobs([outs[k].states[-1] for k in live], [targets[k] for k in live])):
             r = outs[k]
+            if lp is None: r.end = "too_long"; continue
             if not lp: r.end = "no_tool"; continue
             name = _choose(lp, temperature, gen)
             r.tools.append(self.functions[name]); r.logprob += lp[name]
@@ -219,7 +226,7 @@ def solve_detailed(self: GuidedSolver, input_list, output_list, available_functi
         if not new: return
         calls += 1
         for k, lp in zip(new, self.policy.logprobs([nodes[k][0] for k in new], [target] * len(new))):
-            for name, l in lp.items(): heapq.heappush(heap, (-(nodes[k][3] + l), -nodes[k][4], next(tick), k, name))
+            for name, l in (lp or {}).items(): heapq.heappush(heap, (-(nodes[k][3] + l), -nodes[k][4], next(tick), k, name))
     if src != target: score([0])
     while src != target and heap and used < self.budget:
         new = []

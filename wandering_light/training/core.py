@@ -149,12 +149,13 @@ class EvalCallback(TrainerCallback):
 @patch
 def evaluate(self: EvalCallback, model, step: int):
     "Evaluate every set not yet evaluated at `step`; log an `eval` event each; evaluation time is not training time."
-    t0, figures = time.perf_counter(), {}
+    t0, figures, trained = time.perf_counter(), {}, round(self.clock.train_seconds(), 3)   # read before any set runs
     for name, items in self.sets.items():
         key = f"eval-{name}-{step}"
         if not items or self.run.logged(key): continue
         fields, figs = self.evaluate_set(model, name, items, step)
-        self.run.log("eval", key=key, set=name, step=step, train_seconds=round(self.clock.train_seconds(), 3), **fields)
+        self.run.log("eval", key=key, set=name, step=step, train_seconds=trained, **fields)
+
         figures.update(figs)
     self.clock.paused += time.perf_counter() - t0
     self.report(figures)
