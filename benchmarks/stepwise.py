@@ -12,7 +12,7 @@ Stages (each resumable in the run directory, default runs/bench-stepwise):
 4. deep tasks (certified distance 5-8, never trained on: training stops at 4): guided search against BFS, counting the
    tool applications of both on the same tasks, and the found length against the certified one;
 5. the world model: exact-match prediction of one tool's output on held-out (test-split) values, by input type.
-Usage: python benchmarks/stepwise.py [--save] [--minutes 30] [--size tiny] [--run-dir DIR] [--threads 1]
+Usage: python benchmarks/stepwise.py [--save] [--minutes 30] [--size tiny] [--run-dir DIR] [--threads 1] [--deep 8] [--world-pairs 300]
 """
 import argparse, json, random, statistics, sys, time
 from pathlib import Path
@@ -39,14 +39,13 @@ def deep_eval(run: Path, model_dir: Path, n: int, budget: int, exclude: set) -> 
     from wandering_light.stepwise import GuidedSolver, StepPolicy
     path = run / "deep.jsonl.gz"
     if not path.exists():
-        tasks, _ = make_deep_tasks(n, seed=7, exclude=exclude, per_distance=1)
+        tasks, _ = make_deep_tasks(100, seed=7, exclude=exclude, per_distance=1)
         write_tasks(path, tasks)
-    tasks = read_tasks(path)
-    g = GuidedSolver(StepPolicy.load(model_dir), budget=budget)
-    rows = []
+    tasks = read_tasks(path)[:n]
+    g, space, rows = GuidedSolver(StepPolicy.load(model_dir), budget=budget), SearchSpace(), []
     for t in tasks:
         r = g.solve_detailed(t.input, t.output)
-        e = bfs(t.input, t.distance, SearchSpace(), goal=t.output)     # BFS's applications for the same task
+        e = bfs(t.input, t.distance, space, goal=t.output)     # BFS's applications (transitions) for the same task
         rows.append({"distance": t.distance, "solved": r.success, "applications": r.info["applications"],
                      "bfs_applications": e.transitions, "length": len(r.trajectory) if r.success else None})
     ok = [x for x in rows if x["solved"]]
@@ -90,8 +89,9 @@ def main(argv):
     ap.add_argument("--s-per-step", type=float, default=0.7, help="measured step time used to fit the schedule")
     ap.add_argument("--world-share", type=float, default=0.1)
     ap.add_argument("--oneshot-share", type=float, default=0.1)
-    ap.add_argument("--deep", type=int, default=100)
+    ap.add_argument("--deep", type=int, default=8)
     ap.add_argument("--guided-budget", type=int, default=2000)
+    ap.add_argument("--world-pairs", type=int, default=300)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--run-dir", default="runs/bench-stepwise")
     a = ap.parse_args(argv)
@@ -137,7 +137,7 @@ def main(argv):
     ev = stage(run, "eval", evaluate)["result"]
     train_inputs = {t.input.answer_key() for t in read_tasks(run / "data" / "train.jsonl.gz")}
     deep = stage(run, "deep", lambda: deep_eval(run, model_dir, a.deep, a.guided_budget, train_inputs))["result"]
-    world = stage(run, "world", lambda: world_eval(run, model_dir, 1000))["result"]
+    world = stage(run, "world", lambda: world_eval(run, model_dir, a.world_pairs))["result"]
     sft_run = RunDir(run / "sft")
     curve = [{"step": e["step"], "train_minutes": round(e["train_seconds"] / 60, 2), "success_rate": round(e["success_rate"], 4),
               "by_distance": {d: round(v["success_rate"], 3) for d, v in e["by_distance"].items()}}
