@@ -1,5 +1,5 @@
 """Shared helpers for the benchmarks: machine description and the JSON result format of DESIGN.md section 4."""
-import json, os, platform, sys
+import json, os, platform, sys, time
 from importlib import metadata
 from pathlib import Path
 
@@ -22,3 +22,13 @@ def report(name: str, figures: dict, argv=None, notes: dict | None = None) -> di
         p = Path(__file__).parent / "results" / f"{name}.json"
         p.parent.mkdir(exist_ok=True); p.write_text(text + "\n")
     return out
+
+def stage(run: Path, name: str, fn):
+    "Run a stage once: its result is kept in RUN/stages.json, so a resumed benchmark skips finished stages."
+    f = run / "stages.json"
+    if name not in (json.loads(f.read_text()) if f.exists() else {}):
+        t0 = time.perf_counter(); r = fn()
+        done = json.loads(f.read_text()) if f.exists() else {}      # re-read: a stage may have written it meanwhile
+        done[name] = {"result": r, "wall_s": round(time.perf_counter() - t0, 1)}
+        f.write_text(json.dumps(done, indent=1))
+    return json.loads(f.read_text())[name]

@@ -17,20 +17,9 @@ Usage: python benchmarks/stepwise.py [--save] [--minutes 30] [--size tiny] [--ru
 import argparse, json, random, statistics, sys, time
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import report
+from _common import report, stage
 
 UPSTREAM_BEST = 0.84
-
-def stage(run, name, fn):
-    "Run a stage once: its result is kept in RUN/stages.json, so a resumed benchmark skips finished stages."
-    f = run / "stages.json"
-    done = json.loads(f.read_text()) if f.exists() else {}
-    if name not in done:
-        t0 = time.perf_counter(); r = fn()
-        done = json.loads(f.read_text()) if f.exists() else {}
-        done[name] = {"result": r, "wall_s": round(time.perf_counter() - t0, 1)}
-        f.write_text(json.dumps(done, indent=1))
-    return done[name]
 
 def deep_eval(run: Path, model_dir: Path, n: int, budget: int, exclude: set) -> dict:
     "Guided search and BFS on deep tasks (distance 5-8): success, tool applications of both, found length / certified."
@@ -63,7 +52,7 @@ def deep_eval(run: Path, model_dir: Path, n: int, budget: int, exclude: set) -> 
 
 def world_eval(run: Path, model_dir: Path, n: int) -> dict:
     "World-model exact match on (values, tool) pairs from held-out (test-split) routes."
-    from wandering_light.tasks import read_tasks
+    from wandering_light.tasks import read_tasks, default_functions
     from wandering_light.steps import step_rows
     from wandering_light.stepwise import world_accuracy
     from wandering_light.models import load_model
@@ -73,7 +62,6 @@ def world_eval(run: Path, model_dir: Path, n: int) -> dict:
     for t in tasks:
         for r in step_rows(t): pairs.append((r["values"], r["result"], r["tool"]))
         if len(pairs) >= n: break
-    from wandering_light.tasks import default_functions
     fs = default_functions()
     model, tok = load_model(model_dir, device="cpu")
     acc = world_accuracy(model, tok, [(v, fs[f]) for v, _, f in pairs[:n]])

@@ -18,19 +18,9 @@ Usage: python benchmarks/training.py [--save] [--sft-minutes 22] [--grpo-minutes
 import argparse, json, sys, time
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import report
+from _common import report, stage
 
 UPSTREAM_BEST = 0.84
-
-def stage(run, name, fn):
-    "Run a stage once: its result is kept in RUN/stages.json, so a resumed benchmark skips finished stages."
-    f = run / "stages.json"
-    done = json.loads(f.read_text()) if f.exists() else {}
-    if name not in done:
-        t0 = time.perf_counter(); r = fn()
-        done[name] = {"result": r, "wall_s": round(time.perf_counter() - t0, 1)}
-        f.write_text(json.dumps(done, indent=1))
-    return done[name]
 
 def thread_check(run: Path, steps: int = 30) -> dict:
     "Seconds per SFT step with 1 and 2 torch threads (same data, same steps), each in a fresh process."
