@@ -3,6 +3,7 @@
 #   make test         set up .venv (with dev tools) and run every test (installs Debian's chromium for the browser
 #                     tests when it is missing and we are root; otherwise those tests are skipped, with the reason)
 #   make dashboard    serve the dashboard and explorers (Voila, 127.0.0.1): make dashboard DASHBOARD_ARGS="--runs runs"
+#   make fuzz         fuzz every untrusted-input surface (10,000 cases each) into benchmarks/results/fuzz.json
 #   make lock         re-resolve every dependency in a scratch venv and write the exact versions to constraints.txt
 PYTHON ?= python3
 VENV   ?= .venv
@@ -15,7 +16,7 @@ TORCH  ?= torch==2.13.0
 CONSTRAINTS ?= constraints.txt
 PIP     = $(BIN)/python -m pip install --disable-pip-version-check -q -c $(CONSTRAINTS)
 
-.PHONY: quickstart test check lab bench docs readme clean-venv chromium dashboard lock
+.PHONY: quickstart test check lab bench fuzz docs readme clean-venv chromium dashboard lock
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "wandering_light needs Python 3.11+"'
@@ -59,6 +60,11 @@ lab: $(VENV)/.dev-installed
 
 bench: $(VENV)/.main-installed
 	for b in benchmarks/*.py; do $(BIN)/python $$b --save || exit 1; done
+
+# Every untrusted-input surface, 10,000 hostile cases each; writes benchmarks/results/fuzz.json (make test runs a few
+# hundred of each).
+fuzz: $(VENV)/.dev-installed
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python benchmarks/fuzz.py --save
 
 readme: $(VENV)/.dev-installed
 	$(BIN)/python tools/build_readme.py

@@ -8,26 +8,25 @@ Docs: https://wandering-light.github.io/wandering_light/executor.html.md"""
 from __future__ import annotations
 import ast, atexit, inspect, json, math, os, select, signal, subprocess, sys, textwrap, threading, time
 from itertools import chain
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Iterable, Sequence
 from fastcore.basics import patch
 from .typed_list import TypedList, to_json_value, from_json_value, short_type_name
+from .typed_list import ValueBounds, oversize, _measure
 from .function_def import FunctionDef, FunctionDefList, FunctionDefSet, PipelineTypeError
 
 # %% auto #0
-__all__ = ['ERROR_KINDS', 'Limits', 'ExecutionError', 'oversize', 'UnsafeCodeError', 'check_code', 'sandbox_worker_main',
-           'Sandbox', 'default_sandbox', 'make_applier', 'ExecResult', 'Executor']
+__all__ = ['ERROR_KINDS', 'Limits', 'ExecutionError', 'UnsafeCodeError', 'check_code', 'sandbox_worker_main', 'Sandbox',
+           'default_sandbox', 'make_applier', 'ExecResult', 'Executor']
 
 # %% ../nbs/03_executor.ipynb #72f82d46
 @dataclass(frozen=True)
-class Limits:
-    "Caps on values and on untrusted code."
-    max_len: int = 10_000          # longest str / bytes / list / tuple / set / dict / range
-    max_size: int = 100_000        # nested size of one value: items plus characters, all levels
-    max_int_bits: int = 10_000     # largest int, in bits (about 3,000 decimal digits)
+class Limits(ValueBounds):
+    "Caps on values (see `ValueBounds`) and on untrusted code."
     timeout_s: float = 2.0         # untrusted code: wall-clock seconds for one batch
     memory_mb: int = 512           # untrusted code: address space of the worker process
     max_output_bytes: int = 1_000_000  # untrusted code: JSON size of one batch of results
+    max_code_chars: int = 20_000   # untrusted code: length of the code text
 
 # %% ../nbs/03_executor.ipynb #973033c3
 class ExecutionError(Exception):
@@ -36,42 +35,6 @@ class ExecutionError(Exception):
         super().__init__(message); self.kind, self.message, self.step = kind, message, step
 ERROR_KINDS = ("type_mismatch", "unknown_function", "exception", "bad_output_type", "oversize",
                "unsafe_code", "timeout", "memory", "sandbox")
-
-# %% ../nbs/03_executor.ipynb #f9c91b18
-_SEQ = (str, bytes, bytearray)
-_CONTAINERS = (list, tuple, set, frozenset, dict)
-
-# %% ../nbs/03_executor.ipynb #d4965771
-def _nested_size(v, budget: int) -> int:
-    "Items plus characters in `v`, counting stops soon after `budget` is passed."
-    size, stack = 0, [v]
-    while stack:
-        x = stack.pop(); t = type(x)
-        if t in _SEQ: size += len(x)
-        elif t is dict: size += len(x); stack.extend(x.keys()); stack.extend(x.values())
-        elif t in _CONTAINERS: size += len(x); stack.extend(x)
-        else: size += 1
-        if size > budget: break
-    return size
-
-# %% ../nbs/03_executor.ipynb #b7077c81
-def oversize(v, limits: Limits) -> str | None:
-    "Why `v` is too large under `limits`, or None."
-    t = type(v)
-    if t is int:
-        return f"an int of {v.bit_length()} bits (limit {limits.max_int_bits})" if v.bit_length() > limits.max_int_bits else None
-    if t in _SEQ or t in _CONTAINERS:
-        if len(v) > limits.max_len: return f"a {t.__name__} of length {len(v)} (limit {limits.max_len})"
-        if t is not str and t is not bytes and t is not bytearray:
-            s = _nested_size(v, limits.max_size)
-            if s > limits.max_size: return f"a {t.__name__} of nested size over {limits.max_size}"
-        return None
-    if t is range:
-        try: n = len(v)
-        except OverflowError: n = math.inf
-        return f"a range of length {n} (limit {limits.max_len})" if n > limits.max_len else None
-    if t is complex or t is float or t is bool or v is None: return None
-    return None
 
 # %% ../nbs/03_executor.ipynb #7eeb52f4
 _FLAT = frozenset({int, float, bool, complex, type(None)})
@@ -85,10 +48,13 @@ def _containers_ok(out: list, lim: Limits) -> bool:
     els = list(chain.from_iterable(out))
     if type(out[0]) is dict: els.extend(chain.from_iterable(map(dict.values, out)))
     ts = set(map(type, els))
-    if ts <= _FLAT: return True
+    if ts <= _FLAT:
+        if int not in ts: return True
+        ints = els if len(ts) == 1 else [e for e in els if type(e) is int]
+        return max(max(ints), -min(ints)).bit_length() <= lim.max_int_bits
     if ts <= _STRS: return len(els) + sum(map(len, els)) <= lim.max_size
-    if ts <= _FLAT_STR: return len(els) + sum(len(e) for e in els if type(e) in _STRS) <= lim.max_size
-    return all(_nested_size(r, lim.max_size) <= lim.max_size for r in out)
+    if ts <= _FLAT_STR and int not in ts: return len(els) + sum(len(e) for e in els if type(e) in _STRS) <= lim.max_size
+    return all(_measure(r, lim)[1] is None for r in out)
 
 # %% ../nbs/03_executor.ipynb #6cad7f24
 class UnsafeCodeError(ValueError):
@@ -119,13 +85,9 @@ def _wrap_source(code: str, name: str) -> tuple[str, int]:
     if len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr): code = f"return ({code.strip()})"
     return f"def {name}(x):\n" + "\n".join("    " + l for l in code.splitlines()), 1
 
-# %% ../nbs/03_executor.ipynb #4854a47b
-def check_code(code: str, name: str = "f") -> str:
-    "Check untrusted tool code against the allowed subset; return the normalised source of `def name(x)`."
-    if not isinstance(code, str): raise UnsafeCodeError(f"{name}: code must be text")
-    src, offset = _wrap_source(code, name)
-    try: tree = ast.parse(src)
-    except SyntaxError as e: raise UnsafeCodeError(f"{name}: syntax error: {e.msg} (line {e.lineno})") from None
+# %% ../nbs/03_executor.ipynb #3df840f9
+def _check_tree(tree: ast.Module, name: str, offset: int):
+    "Walk `tree` against the allow-list; `UnsafeCodeError` at the first construct outside it."
     for node in ast.walk(tree):
         where = f" (line {getattr(node, 'lineno', 1 + offset) - offset})"
         if type(node) not in _ALLOWED_NODES:
@@ -134,82 +96,163 @@ def check_code(code: str, name: str = "f") -> str:
             raise UnsafeCodeError(f"{name}: the name {node.id!r} is not allowed in tool code{where}")
         if isinstance(node, ast.Attribute) and (node.attr.startswith("_") or node.attr in _DENIED_ATTRS):
             raise UnsafeCodeError(f"{name}: the attribute {node.attr!r} is not allowed in tool code{where}")
+        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
+            raise UnsafeCodeError(f"{name}: assigning to an attribute ({node.attr!r}) is not allowed in tool code{where}")
         if isinstance(node, (ast.FunctionDef, ast.Lambda)) and getattr(node, "decorator_list", None):
             raise UnsafeCodeError(f"{name}: decorators are not allowed in tool code{where}")
+
+# %% ../nbs/03_executor.ipynb #4854a47b
+def check_code(code: str, name: str = "f", max_chars: int = 20_000) -> str:
+    "Check untrusted tool code against the allowed subset; return the normalised source of `def name(x)`."
+    if not isinstance(code, str): raise UnsafeCodeError(f"{name}: code must be text")
+    if len(code) > max_chars: raise UnsafeCodeError(f"{name}: code of {len(code)} characters (limit {max_chars})")
+    try:
+        src, offset = _wrap_source(code, name)
+        _check_tree(ast.parse(src), name, offset)
+    except UnsafeCodeError: raise
+    except SyntaxError as e: raise UnsafeCodeError(f"{name}: syntax error: {e.msg} (line {e.lineno})") from None
+    except (RecursionError, MemoryError): raise UnsafeCodeError(f"{name}: code nested too deeply") from None
+    except ValueError as e: raise UnsafeCodeError(f"{name}: {e}") from None      # e.g. a NUL character
     return src
+
+# %% ../nbs/03_executor.ipynb #efcf9336
+class _ReadOnly:
+    "A module's chosen names as a namespace that tool code can read and never change."
+    __slots__ = ("_names",)
+    def __init__(self, names: dict): object.__setattr__(self, "_names", names)
+    def __getattr__(self, k):
+        try: return self._names[k]
+        except KeyError: raise AttributeError(f"no attribute {k!r}") from None
+    def __setattr__(self, k, v): raise AttributeError(f"{k}: modules are read-only in tool code")
+    def __delattr__(self, k): raise AttributeError(f"{k}: modules are read-only in tool code")
+
+# %% ../nbs/03_executor.ipynb #fb852597
+def _fresh(f):
+    "A new function object that calls `f`: attributes set on it stay with the one tool that holds it."
+    if not inspect.isfunction(f): return f        # built-in functions take no attributes at all
+    def g(*a, **k): return f(*a, **k)
+    g.__name__ = g.__qualname__ = f.__name__
+    return g
+
+# %% ../nbs/03_executor.ipynb #7006068c
+_SAFE_BUILTINS = """abs all any bin bool bytearray bytes callable chr complex dict divmod enumerate filter float frozenset
+hex int isinstance issubclass iter len list map max min next oct ord pow range repr reversed round set slice sorted str
+sum tuple zip ArithmeticError AssertionError Exception IndexError KeyError LookupError OverflowError StopIteration
+TypeError ValueError ZeroDivisionError True False None""".split()
+_MODULE_NAMES = {"math": None, "statistics": ("mean", "median", "mode", "fmean", "pstdev", "stdev"),
+                 "hashlib": ("sha256", "md5", "sha1", "blake2b")}
 
 # %% ../nbs/03_executor.ipynb #ec529dd6
 def _sandbox_namespace() -> dict:
-    import builtins, hashlib, statistics
-    from types import SimpleNamespace
-    safe = """abs all any bin bool bytearray bytes callable chr complex dict divmod enumerate filter float frozenset hex
-    int isinstance issubclass iter len list map max min next oct ord pow range repr reversed round set slice sorted str
-    sum tuple zip ArithmeticError AssertionError Exception IndexError KeyError LookupError OverflowError StopIteration
-    TypeError ValueError ZeroDivisionError True False None""".split()
-    ns = {"__builtins__": {n: getattr(builtins, n) for n in safe}}
-    ns["math"] = math
-    ns["statistics"] = SimpleNamespace(**{n: getattr(statistics, n) for n in ("mean", "median", "mode", "fmean", "pstdev", "stdev")})
-    ns["hashlib"] = SimpleNamespace(**{n: getattr(hashlib, n) for n in ("sha256", "md5", "sha1", "blake2b")})
+    "A fresh namespace for one tool: safe builtins and read-only views of the allowed modules."
+    import builtins, importlib
+    ns = {"__builtins__": {n: getattr(builtins, n) for n in _SAFE_BUILTINS}}
+    for mod, names in _MODULE_NAMES.items():
+        m = importlib.import_module(mod)
+        names = names or [n for n in dir(m) if not n.startswith("_")]
+        ns[mod] = _ReadOnly({n: _fresh(getattr(m, n)) for n in names})
     return ns
 
+# %% ../nbs/03_executor.ipynb #4aaf41a7
+_PRELOAD = ("statistics", "hashlib", "unicodedata", "encodings.ascii", "encodings.latin_1", "encodings.utf_8", "encodings.utf_8_sig",
+            "encodings.utf_16", "encodings.utf_32", "encodings.cp1252")
+def _isolate() -> dict:
+    "Leave the network and drop root where the platform allows; returns what holds."
+    import ctypes, importlib
+    for m in _PRELOAD: importlib.import_module(m)
+    got = {"network": "shared", "uid": os.getuid()}
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        flags = 0x40000000 | (0 if os.getuid() == 0 else 0x10000000)     # CLONE_NEWNET (+ CLONE_NEWUSER unprivileged)
+        if libc.unshare(flags) == 0: got["network"] = "none"
+    except (OSError, AttributeError): pass
+    if os.getuid() == 0:
+        try: os.setgroups([]); os.setgid(65534); os.setuid(65534); got["uid"] = os.getuid()
+        except OSError: pass
+    return got
+
+# %% ../nbs/03_executor.ipynb #8bfa6ddc
+def _worker_tool(cache: dict, name: str, code: str):
+    "The compiled tool for `code` (checked and compiled on first sight, in its own fresh namespace)."
+    fn = cache.get((name, code))
+    if fn is None:
+        src = check_code(code, name)
+        ns = _sandbox_namespace()
+        try: exec(compile(src, f"<tool {name}>", "exec"), ns)
+        except (RecursionError, MemoryError, SyntaxError, ValueError): raise UnsafeCodeError(f"{name}: code too complex to compile") from None
+        if len(cache) > 1000: cache.clear()
+        fn = cache[(name, code)] = ns[name]
+    return fn
+
+# %% ../nbs/03_executor.ipynb #ab332b9e
+def _worker_apply(fn, name: str, items: list, memory_mb: int, bounds: ValueBounds) -> dict:
+    "Apply `fn` to each item; the reply, with the first failure as an error value."
+    res = []
+    def fail(kind, msg): return {"ok": False, "kind": kind, "error": msg}
+    for i, x in enumerate(items):
+        try:
+            r = fn(x)
+            if why := oversize(r, bounds): return fail("oversize", f"{name} produced {why} (item {i})")
+            res.append(to_json_value(r))
+        except MemoryError: return fail("memory", f"{name} ran out of memory (limit {memory_mb} MB) on item {i}")
+        except RecursionError: return fail("exception", f"{name} raised RecursionError on item {i}")
+        except Exception as e: return fail("exception", f"{name} raised {type(e).__name__}: {str(e)[:200]} (item {i})")
+    return {"ok": True, "results": res}
+
+# %% ../nbs/03_executor.ipynb #7496ebf4
+def _serve_one(line: str, cache: dict, memory_mb: int, max_output_bytes: int, bounds: ValueBounds) -> str:
+    "One request line in, one reply line out."
+    import resource
+    try:
+        req = json.loads(line)
+        # a CPU-time limit for this request, as a backstop to the parent's wall-clock timeout (SIGXCPU ends us)
+        used = sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
+        resource.setrlimit(resource.RLIMIT_CPU, (math.ceil(used + req.get("cpu_s", 10)) + 1, resource.RLIM_INFINITY))
+        fn = _worker_tool(cache, req["name"], req["code"])
+        text = json.dumps(_worker_apply(fn, req["name"], [from_json_value(v) for v in req["items"]], memory_mb, bounds))
+        if len(text) > max_output_bytes:
+            text = json.dumps({"ok": False, "kind": "oversize", "error": f"{req['name']}: output over {max_output_bytes} bytes"})
+    except UnsafeCodeError as e: text = json.dumps({"ok": False, "kind": "unsafe_code", "error": str(e)})
+    except MemoryError: text = json.dumps({"ok": False, "kind": "memory", "error": f"out of memory (limit {memory_mb} MB)"})
+    except Exception as e: text = json.dumps({"ok": False, "kind": "sandbox", "error": f"{type(e).__name__}: {str(e)[:200]}"})
+    return text
+
 # %% ../nbs/03_executor.ipynb #1be17936
-def sandbox_worker_main(memory_mb: int, max_output_bytes: int):
-    "Entry point of the worker process (runs in a fresh interpreter): limits itself, then serves requests."
+def sandbox_worker_main(memory_mb: int, max_output_bytes: int, bounds: dict | None = None):
+    "Entry point of the worker process (runs in a fresh interpreter): isolates and limits itself, then serves requests."
     import resource, tempfile
     os.chdir(tempfile.gettempdir())
+    isolation = _isolate()
     mem = memory_mb * 2 ** 20
     resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
     resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
-    cache: dict[str, Any] = {}
-    out = sys.stdout
-    out.write("ready\n"); out.flush()
+    cache, vb, out = {}, ValueBounds(**(bounds or {})), sys.stdout
+    out.write("ready " + json.dumps(isolation) + "\n"); out.flush()
     for line in sys.stdin:
-        try:
-            req = json.loads(line)
-            # a CPU-time limit for this request, as a backstop to the parent's wall-clock timeout (SIGXCPU ends us)
-            used = sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
-            resource.setrlimit(resource.RLIMIT_CPU, (math.ceil(used + req.get("cpu_s", 10)) + 1, resource.RLIM_INFINITY))
-            name, src = req["name"], check_code(req["code"], req["name"])
-            fn = cache.get(src)
-            if fn is None:
-                ns = _sandbox_namespace()
-                exec(compile(src, f"<tool {name}>", "exec"), ns)
-                fn = cache[src] = ns[name]
-            items = [from_json_value(v) for v in req["items"]]
-            res = []
-            for i, x in enumerate(items):
-                try: res.append(to_json_value(fn(x)))
-                except MemoryError: reply = {"ok": False, "kind": "memory", "error": f"{name} ran out of memory (limit {memory_mb} MB) on item {i}"}; break
-                except RecursionError: reply = {"ok": False, "kind": "exception", "error": f"{name} raised RecursionError on item {i}"}; break
-                except Exception as e: reply = {"ok": False, "kind": "exception", "error": f"{name} raised {type(e).__name__}: {e} (item {i})"}; break
-            else: reply = {"ok": True, "results": res}
-            text = json.dumps(reply)
-            if len(text) > max_output_bytes:
-                text = json.dumps({"ok": False, "kind": "oversize", "error": f"{name}: output over {max_output_bytes} bytes"})
-        except UnsafeCodeError as e: text = json.dumps({"ok": False, "kind": "unsafe_code", "error": str(e)})
-        except MemoryError: text = json.dumps({"ok": False, "kind": "memory", "error": f"out of memory (limit {memory_mb} MB)"})
-        except Exception as e: text = json.dumps({"ok": False, "kind": "sandbox", "error": f"{type(e).__name__}: {e}"})
-        out.write(text + "\n"); out.flush()
+        out.write(_serve_one(line, cache, memory_mb, max_output_bytes, vb) + "\n"); out.flush()
 
 # %% ../nbs/03_executor.ipynb #09c26246
 class Sandbox:
     "A worker process that runs untrusted tool code under limits; restarted after a timeout or a crash."
     def __init__(self, limits: Limits = Limits(), hash_seed: str | None = None):
         self.limits, self.hash_seed, self.proc, self._lock, self.restarts = limits, hash_seed, None, threading.Lock(), 0
+        self.isolation: dict | None = None    # what the worker reported: {"network": "none"|"shared", "uid": ...}
 
 # %% ../nbs/03_executor.ipynb #bf2caef2
 @patch
 def _start(self: Sandbox):
     env = {"PATH": os.environ.get("PATH", ""), "PYTHONHASHSEED": self.hash_seed or "random",
            "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    bounds = {b.name: getattr(self.limits, b.name) for b in fields(ValueBounds)}
     cmd = [sys.executable, "-I", "-c", "import sys; sys.path[:0] = " + repr([p for p in sys.path if p]) +
            f"; from wandering_light.executor import sandbox_worker_main; "
-           f"sandbox_worker_main({self.limits.memory_mb}, {self.limits.max_output_bytes})"]
+           f"sandbox_worker_main({self.limits.memory_mb}, {self.limits.max_output_bytes}, {bounds!r})"]
     self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                  env=env, start_new_session=True)
     line = self._readline(deadline=time.monotonic() + 60)
-    if line != b"ready":
+    if not line or not line.startswith(b"ready"):
         self.close(); raise ExecutionError("sandbox", "the sandbox worker failed to start")
+    self.isolation = json.loads(line[len(b"ready"):] or b"{}")
 
 # %% ../nbs/03_executor.ipynb #d5560a14
 @patch
@@ -240,8 +283,8 @@ def close(self: Sandbox):
 @patch
 def run(self: Sandbox, f: FunctionDef, items: Sequence) -> list:
     "Apply untrusted `f` to each item in the worker; raise `ExecutionError` on any failure."
-    try: check_code(f.code, f.name)   # reject early, with a clear message, before touching the worker
-    except UnsafeCodeError as e: raise ExecutionError("unsafe_code", str(e)) from None
+    if not isinstance(f.code, str) or len(f.code) > self.limits.max_code_chars:     # the host's only look at the code
+        raise ExecutionError("unsafe_code", f"{f.name}: code must be text of at most {self.limits.max_code_chars} characters")
     req = json.dumps({"name": f.name, "code": f.code, "items": [to_json_value(x) for x in items],
                       "cpu_s": self.limits.timeout_s}) + "\n"
     with self._lock:
@@ -257,10 +300,11 @@ def run(self: Sandbox, f: FunctionDef, items: Sequence) -> list:
             if rc == -signal.SIGXCPU:
                 raise ExecutionError("timeout", f"{f.name} exceeded its CPU-time limit ({self.limits.timeout_s:g} s)")
             raise ExecutionError("sandbox", f"{f.name}: the sandbox worker died (exit status {rc})")
-    try: reply = json.loads(line)
-    except ValueError: raise ExecutionError("sandbox", f"{f.name}: malformed reply from the sandbox") from None
-    if not reply.get("ok"): raise ExecutionError(reply.get("kind", "sandbox"), reply.get("error", "sandbox error"))
-    return [from_json_value(v) for v in reply["results"]]
+    try: reply = json.loads(line); results = [from_json_value(v) for v in reply["results"]] if reply.get("ok") else None
+    except (ValueError, RecursionError, KeyError, TypeError, AttributeError):
+        raise ExecutionError("sandbox", f"{f.name}: malformed reply from the sandbox") from None
+    if results is None: raise ExecutionError(reply.get("kind", "sandbox"), reply.get("error", "sandbox error"))
+    return results
 
 # %% ../nbs/03_executor.ipynb #5633cc0d
 _default_sandbox: list = []
@@ -399,15 +443,17 @@ def _apply_untrusted(self: Executor, f: FunctionDef, tl: TypedList) -> TypedList
 # %% ../nbs/03_executor.ipynb #21e3b90e
 @patch
 def resolve(self: Executor, pipeline) -> FunctionDefList:
-    "Turn names, text (`'double, inc'`) or `FunctionDef`s into a `FunctionDefList`; unknown names raise."
+    "Turn names, text (`'double, inc'`) or `FunctionDef`s into a `FunctionDefList`; anything else raises."
     if isinstance(pipeline, FunctionDefList): return pipeline
     if isinstance(pipeline, str): pipeline = [p.strip() for p in pipeline.split(",") if p.strip()]
+    try: pipeline = list(pipeline)
+    except TypeError: raise ExecutionError("unknown_function", f"a pipeline is tools or names, not a {type(pipeline).__name__}") from None
     out, unknown = [], []
     for p in pipeline:
         if isinstance(p, FunctionDef): out.append(p)
-        elif p in self.functions: out.append(self.functions[p])
-        else: unknown.append(p)
-    if unknown: raise ExecutionError("unknown_function", f"unknown function(s): {', '.join(map(str, unknown))}")
+        elif isinstance(p, str) and p in self.functions: out.append(self.functions[p])
+        else: unknown.append(p if isinstance(p, str) else repr(p))
+    if unknown: raise ExecutionError("unknown_function", f"unknown function(s): {', '.join(u[:40] for u in unknown[:8])}")
     return FunctionDefList(out)
 
 # %% ../nbs/03_executor.ipynb #53b636dc

@@ -222,8 +222,7 @@ def basis_manifest(fs: FunctionDefSet, basis_id: str | None = None, description:
             "functions": [f.to_dict() for f in fs], "digest": fs.digest}
 
 # %% ../nbs/01_function_def.ipynb #4c54b5d1
-def load_basis(manifest: dict | str | Path, trusted: Iterable[FunctionDefSet] = ()) -> FunctionDefSet:
-    "Rebuild a basis from a manifest (a dict, a JSON string or a path)."
+def _load_basis(manifest: dict | str | Path, trusted: Iterable[FunctionDefSet]) -> FunctionDefSet:
     if isinstance(manifest, Path) or (isinstance(manifest, str) and not manifest.lstrip().startswith("{")):
         manifest = json.loads(Path(manifest).read_text())
     elif isinstance(manifest, str): manifest = json.loads(manifest)
@@ -240,3 +239,10 @@ def load_basis(manifest: dict | str | Path, trusted: Iterable[FunctionDefSet] = 
         out.add(f)
     if out.digest != manifest["digest"]: raise ValueError("basis manifest digest does not match its functions")
     return out
+
+def load_basis(manifest: dict | str | Path, trusted: Iterable[FunctionDefSet] = ()) -> FunctionDefSet:
+    "Rebuild a basis from a manifest (a dict, a JSON string or a path); `ValueError` for anything malformed."
+    try: return _load_basis(manifest, trusted)
+    except OSError as e: raise ValueError(f"cannot read the basis manifest: {e}") from None
+    except (KeyError, TypeError, AttributeError, IndexError, RecursionError) as e:
+        raise ValueError(f"malformed basis manifest ({type(e).__name__}: {str(e)[:120]})") from None

@@ -237,8 +237,8 @@ def _goal_test(space: SearchSpace, goal: TypedList | None) -> tuple:
     return goal.item_type, is_goal
 
 # %% ../nbs/05_solver.ipynb #7aa86560
-def _fill_chunk(space: SearchSpace, keys: list, part: list):
-    "Apply each tool, in one tight loop, to the values of the states `part` that it has not seen yet."
+def _fill_chunk(space: SearchSpace, keys: list, part: list, deadline: float = math.inf) -> bool:
+    "Apply each tool, in tight loops, to the values of the states `part` it has not seen; False if `deadline` passed first."
     per_type: dict = {}
     for sid in part:
         t, vids = keys[sid]
@@ -250,16 +250,23 @@ def _fill_chunk(space: SearchSpace, keys: list, part: list):
         for fi, _ in by_type.get(t, ()):
             memo = memos[fi]
             miss = [v for v in s if v not in memo]
-            if miss: fill(fi, miss)
+            step = 64 if space.fns[fi].fn is not None else 1       # the clock is read between slices
+            for i in range(0, len(miss), step):
+                fill(fi, miss[i:i + step])
+                if time.perf_counter() > deadline: return False
+    return True
 
 # %% ../nbs/05_solver.ipynb #06efe23a
 def bfs(root: TypedList | list, max_depth: int, space: SearchSpace | None = None, goal: TypedList | list | None = None,
         max_states: int | None = None, max_transitions: int | None = None, timeout_s: float | None = None,
         dict_order: bool = True, chunk: int = 4096) -> Expansion:
-    "Breadth-first expansion of `root` to `max_depth` (see above); stops at `goal` if given."
+    "Breadth-first expansion of `root` to `max_depth` (see above); stops at `goal` if given. An oversize root or goal is an `ExecutionError`."
     t0 = time.perf_counter()
     space = space or SearchSpace()
-    root = as_typed(root)
+    root, goal = as_typed(root), (as_typed(goal) if goal is not None else None)
+    for what, tl in (("root", root), ("goal", goal)):          # before anything keys or applies them
+        for x in (tl.items if tl is not None else ()):
+            if why := oversize(x, space.limits): raise ExecutionError("oversize", f"the {what} holds {why}")
     memos, by_type = space.memo, space.by_type
     rv = tuple(space.intern(x) for x in root.items)
     loose = not dict_order
@@ -269,7 +276,6 @@ def bfs(root: TypedList | list, max_depth: int, space: SearchSpace | None = None
     visited = {skey(root.item_type, rv): 0}
     setdef = visited.setdefault
     ex = Expansion(space, keys, depth, parent, parent_fn, max_depth)
-    goal = as_typed(goal) if goal is not None else None
     gt, is_goal = _goal_test(space, goal)
     if goal is not None and goal == root: ex.goal_state = 0
     cap_states = max_states if max_states is not None else math.inf
@@ -282,8 +288,7 @@ def bfs(root: TypedList | list, max_depth: int, space: SearchSpace | None = None
         nxt = []
         for c0 in range(0, len(layer), chunk):
             part = layer[c0:c0 + chunk]
-            _fill_chunk(space, keys, part)
-            if time.perf_counter() > deadline: stop = "timeout"; break
+            if not _fill_chunk(space, keys, part, deadline) or time.perf_counter() > deadline: stop = "timeout"; break
             for sid in part:
                 pt, vids = keys[sid]
                 fl = by_type.get(pt)
@@ -374,8 +379,9 @@ def _space(self: BFSSolve, functions: FunctionDefSet) -> SearchSpace:
 def solve_detailed(self: BFSSolve, input_list, output_list, available_functions=None) -> SolveResult:
     "Search breadth-first; a found trajectory is certified shortest, and a miss certifies a lower bound."
     fs = available_functions if available_functions is not None else self.functions
-    e = bfs(as_typed(input_list), self.max_depth, self._space(fs), goal=as_typed(output_list),
-            max_states=self.max_states, max_transitions=self.max_transitions, timeout_s=self.timeout_s)
+    try: e = bfs(as_typed(input_list), self.max_depth, self._space(fs), goal=as_typed(output_list),
+                 max_states=self.max_states, max_transitions=self.max_transitions, timeout_s=self.timeout_s)
+    except ExecutionError as err: return SolveResult(None, stop_reason=err.kind, info={"error": err.message})
     res = SolveResult(None, attempts=e.transitions, states=e.num_states, stop_reason=e.stop_reason,
                       elapsed_s=e.elapsed_s, info={"certified_depth": e.certified_depth})
     if e.goal_state is not None:

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Iterable, Sequence
 from .typed_list import TypedList, type_name, type_from_name, value_key, short_type_name
 from .function_def import FunctionDef, FunctionDefSet, basis_manifest, load_basis
-from .executor import ExecutionError, Executor, Limits, Sandbox, UnsafeCodeError, check_code
+from .executor import ExecutionError, Executor, Limits, Sandbox
 from .tasks import VALUE_MAKERS, random_input
-from .utils import RunDir, UserError, cli_main, parse_config, read_jsonl, write_jsonl
+from .utils import RunDir, UserError, cli_main, parse_config, read_jsonl, write_jsonl, write_text_atomic
 from . import prompts as P
 from .backends import Backend, BackendError
 from .openai_backend import OpenAIBackend, PROVIDERS
@@ -194,10 +194,11 @@ def _as_function(self: Validator, c: Candidate) -> FunctionDef | tuple[str, str]
     try: it, ot = type_from_name(c.input_type.strip()), type_from_name(c.output_type.strip())
     except TypeError as e: return "unknown_type", str(e).split(";")[0]
     if it not in VALUE_MAKERS: return "unknown_type", f"inputs of type {short_type_name(it)} cannot be sampled"
-    try: check_code(c.code, name)
-    except UnsafeCodeError as e: return "unsafe_code", str(e)
-    try: return FunctionDef(name, it, ot, code=c.code, doc=c.doc)
+    try: f = FunctionDef(name, it, ot, code=c.code, doc=c.doc)
     except (ValueError, TypeError) as e: return "parse", str(e)
+    try: self.sandboxes[0].run(f, [])          # the code is parsed and checked in the worker, never in this process
+    except ExecutionError as e: return ("unsafe_code" if e.kind == "unsafe_code" else "error"), e.message
+    return f
 
 # %% ../nbs/09b_synthesize.ipynb #647d42f5
 @patch
@@ -340,7 +341,7 @@ def synthesize(backend: Backend, basis: FunctionDefSet | None = None, rounds: in
     res = SynthesisResult(verdicts, fs, basis_manifest(fs))
     if run is not None:
         res.path = run.path / "basis.json"
-        res.path.write_text(json.dumps(res.manifest, indent=1) + "\n")
+        write_text_atomic(res.path, json.dumps(res.manifest, indent=1) + "\n")
         run.write_report(report_text(res))
     return res
 

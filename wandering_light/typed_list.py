@@ -7,12 +7,13 @@ Docs: https://wandering-light.github.io/wandering_light/typed_list.html.md"""
 # %% ../nbs/00_typed_list.ipynb #aa5973d3
 from __future__ import annotations
 import json, math
+from dataclasses import dataclass
 from typing import Any, Iterable
 from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['BUILTIN_TYPES', 'register_type', 'type_name', 'short_type_name', 'type_from_name', 'value_key', 'to_json_value',
-           'from_json_value', 'TypedList']
+           'from_json_value', 'ValueBounds', 'oversize', 'TypedList']
 
 # %% ../nbs/00_typed_list.ipynb #83d178cd
 BUILTIN_TYPES = (int, float, str, bool, list, dict, tuple, set, bytes, bytearray, complex, range, frozenset, type(None))
@@ -103,12 +104,17 @@ _FLOAT_TAGS = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
 
 # %% ../nbs/00_typed_list.ipynb #5b0740da
 def from_json_value(j: Any):
-    "Inverse of `to_json_value`: rebuild the Python value from plain JSON data."
+    "Inverse of `to_json_value`: rebuild the Python value from plain JSON data (`ValueError` for a malformed tag)."
     if isinstance(j, list): return [from_json_value(x) for x in j]
     if not isinstance(j, dict): return j
     if len(j) == 1:
         (tag, x), = j.items()
         if tag in _TAGS:
+            if tag == "__float__":
+                if not isinstance(x, str) or x not in _FLOAT_TAGS: raise ValueError(f"bad __float__ tag {x!r:.40}")
+                return _FLOAT_TAGS[x]
+            if not isinstance(x, list) or (tag == "__complex__" and len(x) != 2):
+                raise ValueError(f"bad {tag} payload: {x!r:.40}")
             if tag == "__tuple__": return tuple(from_json_value(i) for i in x)
             if tag == "__set__": return {from_json_value(i) for i in x}
             if tag == "__frozenset__": return frozenset(from_json_value(i) for i in x)
@@ -117,10 +123,61 @@ def from_json_value(j: Any):
             if tag == "__range__": return range(*x)
             if tag == "__complex__": return complex(from_json_value(x[0]), from_json_value(x[1]))
             if tag == "__dict_items__": return {from_json_value(k): from_json_value(v) for k, v in x}
-            if tag == "__float__":
-                if x not in _FLOAT_TAGS: raise ValueError(f"bad __float__ tag {x!r}")
-                return _FLOAT_TAGS[x]
     return {k: from_json_value(v) for k, v in j.items()}
+
+# %% ../nbs/00_typed_list.ipynb #dbbee755
+@dataclass(frozen=True)
+class ValueBounds:
+    "Caps on one value, whoever made it."
+    max_len: int = 10_000          # longest str / bytes / list / tuple / set / dict / range
+    max_size: int = 100_000        # nested size of one value: items plus characters, all levels
+    max_int_bits: int = 10_000     # largest int, in bits (about 3,000 decimal digits)
+    max_depth: int = 100           # deepest nesting of containers
+
+# %% ../nbs/00_typed_list.ipynb #773b15b4
+_SEQ = (str, bytes, bytearray)
+_CONTAINERS = (list, tuple, set, frozenset, dict)
+def _range_len(r: range) -> float:
+    try: return len(r)
+    except OverflowError: return math.inf
+
+# %% ../nbs/00_typed_list.ipynb #3963e6dd
+def _measure(v, b: ValueBounds) -> tuple[int, str | None]:
+    "Nested size of `v` (items plus characters, counted until it passes `b.max_size`), and what breaks `b` inside it."
+    size, level, depth = 0, [v], 0
+    while level:
+        nxt = []
+        for x in level:
+            t = type(x)
+            if t in _SEQ: size += len(x)
+            elif t in _CONTAINERS:
+                if depth >= b.max_depth: return size, f"containers nested deeper than {b.max_depth} levels"
+                size += len(x)
+                if t is dict: nxt.extend(x.keys()); nxt.extend(x.values())
+                else: nxt.extend(x)
+            elif t is int:
+                size += 1
+                if x.bit_length() > b.max_int_bits: return size, f"an int of {x.bit_length()} bits (limit {b.max_int_bits})"
+            elif t is range: size += _range_len(x)
+            else: size += 1
+            if size > b.max_size: return size, f"nested size over {b.max_size}"
+        level, depth = nxt, depth + 1
+    return size, None
+
+# %% ../nbs/00_typed_list.ipynb #84629978
+def oversize(v, bounds: ValueBounds = ValueBounds()) -> str | None:
+    "Why `v` is too large under `bounds`, or None."
+    t = type(v)
+    if t is int:
+        return f"an int of {v.bit_length()} bits (limit {bounds.max_int_bits})" if v.bit_length() > bounds.max_int_bits else None
+    if t is range:
+        n = _range_len(v)
+        return f"a range of length {n} (limit {bounds.max_len})" if n > bounds.max_len else None
+    if t not in _SEQ and t not in _CONTAINERS: return None
+    if len(v) > bounds.max_len: return f"a {t.__name__} of length {len(v)} (limit {bounds.max_len})"
+    if t in _SEQ: return None
+    why = _measure(v, bounds)[1]
+    return f"a {t.__name__} holding {why}" if why else None
 
 # %% ../nbs/00_typed_list.ipynb #1a3af471
 class TypedList:
@@ -157,16 +214,22 @@ class TypedList:
     def __repr__(self): return f"TL<{short_type_name(self.item_type)}>({self.items!r})"
 
     @classmethod
-    def from_json(cls, d: dict) -> "TypedList":
-        "Inverse of `to_json`; checks the shape of `d`."
+    def from_json(cls, d: dict, bounds: ValueBounds = ValueBounds()) -> "TypedList":
+        "Inverse of `to_json`; `ValueError` unless `d` has the right shape and every item is within `bounds`."
         if not isinstance(d, dict) or set(d) != {"type", "items"} or not isinstance(d["items"], list):
             raise ValueError("a TypedList is a JSON object with exactly the keys 'type' and 'items' (a list)")
-        return cls([from_json_value(x) for x in d["items"]], type_from_name(d["type"]))
+        try: items = [from_json_value(x) for x in d["items"]]
+        except RecursionError: raise ValueError("values nested too deeply") from None
+        for i, x in enumerate(items):
+            if why := oversize(x, bounds): raise ValueError(f"item {i} is {why}")
+        return cls(items, type_from_name(d["type"]))
 
     @classmethod
     def from_str(cls, s: str) -> "TypedList":
-        "Parse the tagged JSON text of `to_string` (and of the upstream data files)."
-        return cls.from_json(json.loads(s))
+        "Parse the tagged JSON text of `to_string` (and of the upstream data files); `ValueError` if it is bad."
+        try: d = json.loads(s)
+        except RecursionError: raise ValueError("JSON nested too deeply") from None
+        return cls.from_json(d)
 
 # %% ../nbs/00_typed_list.ipynb #351a2013
 @patch(as_prop=True)
