@@ -13,10 +13,10 @@ from typing import Any, Iterable, Sequence
 from ..typed_list import TypedList, short_type_name, to_json_value
 
 # %% auto #0
-__all__ = ['BLOCK_TYPES', 'FRAMEWORK_TYPES', 'POLICY_TYPES', 'PROSE_TYPES', 'TRANSITIONS', 'FINAL_TYPES', 'TRACE_SCHEMA',
-           'TraceError', 'check_transition', 'check_sequence', 'format_value', 'format_typed', 'comment', 'uncomment',
-           'Candidate', 'Block', 'block_header', 'render_block', 'render_blocks', 'block_prompt', 'completion_body',
-           'parse_rendered', 'Trace']
+__all__ = ['BLOCK_TYPES', 'FRAMEWORK_TYPES', 'POLICY_TYPES', 'PROSE_TYPES', 'TRANSITIONS', 'FINAL_TYPES', 'MAX_VALUE_DEPTH',
+           'TRACE_SCHEMA', 'TraceError', 'check_transition', 'check_sequence', 'value_extent', 'format_value',
+           'format_typed', 'comment', 'uncomment', 'Candidate', 'Block', 'block_header', 'render_block',
+           'render_blocks', 'block_prompt', 'completion_body', 'parse_rendered', 'Trace']
 
 # %% ../../nbs/20_agent_blocks.ipynb #3d0bf36f
 BLOCK_TYPES = ("observation", "orientation", "action", "expectation", "evaluation", "outcome", "error", "debug",
@@ -28,7 +28,7 @@ PROSE_TYPES = frozenset({"observation", "orientation", "outcome", "error", "debu
 # %% ../../nbs/20_agent_blocks.ipynb #c321b548
 TRANSITIONS: dict[str | None, frozenset] = {
     None:          frozenset({"observation"}),
-    "observation": frozenset({"observation", "orientation"}),
+    "observation": frozenset({"observation", "orientation", "outcome"}),
     "orientation": frozenset({"action", "outcome"}),
     "action":      frozenset({"expectation", "error"}),
     "expectation": frozenset({"evaluation", "error"}),
@@ -62,29 +62,55 @@ def check_sequence(types: Sequence[str], complete: bool = True):
     if complete and prev not in FINAL_TYPES:
         raise TraceError(f"a complete trace ends with an outcome block, not {prev or 'nothing'}")
 
+# %% ../../nbs/20_agent_blocks.ipynb #cbc603c7
+MAX_VALUE_DEPTH = 100     # containers within containers, as `typed_list.ValueBounds.max_depth`: deeper values are never written
+
+def value_extent(v, budget: float = math.inf, max_depth: float = math.inf) -> tuple[int, int]:
+    "`(weight, depth)` of `v`, measured without recursion; stops once the weight passes `budget` or the depth `max_depth`."
+    weight, depth, stack = 0, 0, [(v, 0)]
+    while stack and weight <= budget and depth <= max_depth:
+        x, d = stack.pop(); t = type(x)
+        if t is int: weight += 1 + x.bit_length() // 128; continue
+        if t is str or t is bytes or t is bytearray: weight += 1 + len(x) // 16; continue   # C loops over characters
+        if t is range:
+            try: weight += 1 + len(x)
+            except OverflowError: weight = math.inf
+            continue
+        if isinstance(x, TypedList): x = x.items
+        elif t is dict: x = [*x.keys(), *x.values()]
+        elif t not in (list, tuple, set, frozenset): weight += 1; continue
+        weight, depth = weight + 1 + len(x), max(depth, d + 1)
+        stack.extend((c, d + 1) for c in x)
+    return weight, depth
+
 # %% ../../nbs/20_agent_blocks.ipynb #7e1d56b8
 def _json_order(x) -> str: return json.dumps(to_json_value(x), sort_keys=True)
 
 # %% ../../nbs/20_agent_blocks.ipynb #f36badb1
-def format_value(v: Any) -> str:
-    "Deterministic Python text for a value (read back by the interpreter's expectation blocks)."
+def _format(v: Any) -> str:
     t = type(v)
     if t is float:
         if v != v: return "nan"
         if math.isinf(v): return "inf" if v > 0 else "-inf"
         return repr(v)
     if t in (int, bool, str, bytes) or v is None: return repr(v)
-    if t is list: return "[" + ", ".join(map(format_value, v)) + "]"
-    if t is tuple: return "(" + ", ".join(map(format_value, v)) + ("," if len(v) == 1 else "") + ")"
-    if t is dict: return "{" + ", ".join(f"{format_value(k)}: {format_value(x)}" for k, x in v.items()) + "}"
+    if t is list: return "[" + ", ".join(map(_format, v)) + "]"
+    if t is tuple: return "(" + ", ".join(map(_format, v)) + ("," if len(v) == 1 else "") + ")"
+    if t is dict: return "{" + ", ".join(f"{_format(k)}: {_format(x)}" for k, x in v.items()) + "}"
     if t is set or t is frozenset:
-        inner = ", ".join(format_value(x) for x in sorted(v, key=_json_order))
+        inner = ", ".join(_format(x) for x in sorted(v, key=_json_order))
         if t is set: return "{" + inner + "}" if v else "set()"
         return "frozenset({" + inner + "})" if v else "frozenset()"
     if t is bytearray: return f"bytearray({bytes(v)!r})"
     if t is range: return repr(v)
-    if t is complex: return f"complex({format_value(v.real)}, {format_value(v.imag)})"
+    if t is complex: return f"complex({_format(v.real)}, {_format(v.imag)})"
     return repr(v)
+
+def format_value(v: Any) -> str:
+    "Deterministic Python text for a value (read back by the interpreter's expectation blocks)."
+    if value_extent(v, max_depth=MAX_VALUE_DEPTH)[1] > MAX_VALUE_DEPTH:
+        raise ValueError(f"a {type(v).__name__} nested over {MAX_VALUE_DEPTH} levels deep cannot be written")
+    return _format(v)
 
 # %% ../../nbs/20_agent_blocks.ipynb #0ba05239
 def format_typed(tl: TypedList) -> str:
@@ -113,6 +139,13 @@ def _check_body(body: str, what: str = "a block body"):
     m = _DELIM.search(body)
     if m: raise TraceError(f"{what} may not contain a #{m.group(1)} line")
 
+def _read(what: str, make):
+    "`make()`, with a malformed record (a missing key, a value of the wrong type) as a `TraceError` naming `what`."
+    try: return make()
+    except TraceError: raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, ArithmeticError) as e:
+        raise TraceError(f"a malformed {what}: {type(e).__name__}: {str(e)[:200]}") from None
+
 # %% ../../nbs/20_agent_blocks.ipynb #9a9be039
 @dataclass
 class Candidate:
@@ -132,9 +165,10 @@ class Candidate:
                 "reward": self.reward, "grounded": dict(self.grounded), "chosen": self.chosen}
     @classmethod
     def from_json(cls, d: dict) -> "Candidate":
-        "The candidate `to_json` wrote."
-        return cls(d["body"], d.get("score"), dict(d.get("p_yes") or {}), list(d.get("lint") or []), d.get("reward"),
-                   dict(d.get("grounded") or {}), bool(d.get("chosen", False)))
+        "The candidate `to_json` wrote (a `TraceError` for anything else)."
+        return _read("candidate", lambda: cls(d["body"], d.get("score"), dict(d.get("p_yes") or {}),
+                                              list(d.get("lint") or []), d.get("reward"), dict(d.get("grounded") or {}),
+                                              bool(d.get("chosen", False))))
 
 # %% ../../nbs/20_agent_blocks.ipynb #8d301d70
 @dataclass
@@ -152,9 +186,11 @@ class Block:
     timestamps: dict = field(default_factory=dict)
 
     def __post_init__(self):
-        if self.type not in BLOCK_TYPES: raise TraceError(f"unknown block type {self.type!r}")
+        if not isinstance(self.type, str) or self.type not in BLOCK_TYPES:
+            raise TraceError(f"unknown block type {self.type!r}")
         _check_body(self.body)
-        if self.title is not None and ("\n" in self.title or not self.title.strip()):
+        if self.title is not None and not (isinstance(self.title, str) and self.title.strip()
+                                           and "\n" not in self.title and "\r" not in self.title):
             raise TraceError("a block title is one non-empty line")
         self.body = self.body.strip("\n")
 
@@ -168,10 +204,11 @@ def to_json(self: Block) -> dict:
 
 @patch(cls_method=True)
 def from_json(cls: Block, d: dict) -> "Block":
-    "The block `to_json` wrote."
-    return cls(d["type"], d["body"], int(d.get("index", 0)), int(d.get("tick", 0)), d.get("title"), d.get("score"),
-               [Candidate.from_json(c) for c in d.get("candidates") or []], d.get("outcome"), d.get("reward"),
-               dict(d.get("timestamps") or {}))
+    "The block `to_json` wrote (a `TraceError` for anything else)."
+    return _read("block", lambda: cls(
+        d["type"], d["body"], int(d.get("index", 0)), int(d.get("tick", 0)), d.get("title"), d.get("score"),
+        [Candidate.from_json(c) for c in d.get("candidates") or []], d.get("outcome"), d.get("reward"),
+        dict(d.get("timestamps") or {})))
 
 # %% ../../nbs/20_agent_blocks.ipynb #dbc61c51
 def block_header(type: str, index: int, tick: int, title: str | None = None) -> str:
@@ -195,9 +232,11 @@ def block_prompt(blocks: Sequence[Block], type: str, tick: int, title: str | Non
 
 def completion_body(text: str) -> tuple[str, bool]:
     "Cut a model's completion at its `#endblock` (or a new `#startblock`); returns `(body, closed)`."
-    lines, out = text.split("\n"), []
-    for l in lines:
-        if l.strip() == "#endblock" or l.startswith("#startblock"): return "\n".join(out).strip("\n"), True
+    if not isinstance(text, str): return "", False
+    out = []
+    for l in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        if l.strip() == "#endblock" or l.startswith("#startblock") or _DELIM.match(l):
+            return "\n".join(out).strip("\n"), True
         out.append(l)
     return "\n".join(out).strip("\n"), False
 
@@ -207,14 +246,15 @@ _META = re.compile(r"^#index (\d+) \| tick (\d+)(?: \| title: (.+))?$")
 
 def parse_rendered(text: str) -> list[Block]:
     "Read rendered blocks back (type, index, tick, title, body); raises `TraceError` on malformed text."
+    if not isinstance(text, str): raise TraceError(f"rendered blocks are text, not {type(text).__name__}")
     blocks, lines, i = [], text.split("\n"), 0
     while i < len(lines):
         if not lines[i].strip(): i += 1; continue
         m = _HEAD.match(lines[i])
         if not m: raise TraceError(f"line {i + 1}: expected '#startblock type: ...', got {lines[i][:60]!r}")
-        if i + 1 >= len(lines) or not _META.match(lines[i + 1]):
-            raise TraceError(f"line {i + 2}: expected '#index N | tick T'")
-        meta = _META.match(lines[i + 1])
+        meta = _META.match(lines[i + 1]) if i + 1 < len(lines) and len(lines[i + 1]) < 10_000 else None
+        if meta is None or max(len(meta.group(1)), len(meta.group(2))) > 18:
+            raise TraceError(f"line {i + 2}: expected '#index N | tick T' (numbers of at most 18 digits)")
         body, j = [], i + 2
         while j < len(lines) and lines[j] != "#endblock":
             if lines[j].startswith("#startblock"): raise TraceError(f"line {j + 1}: a block starts before #endblock")
@@ -287,14 +327,14 @@ def to_json(self: Trace) -> dict:
 
 @patch(cls_method=True)
 def from_json(cls: Trace, d: dict) -> "Trace":
-    "The trace `to_json` wrote, checked against the block grammar."
+    "The trace `to_json` wrote, checked against the block grammar (a `TraceError` for anything else)."
     if not isinstance(d, dict) or d.get("schema") != TRACE_SCHEMA:
-        raise TraceError(f"not an agent trace (schema {d.get('schema') if isinstance(d, dict) else None!r}, "
+        raise TraceError(f"not an agent trace (schema {str(d.get('schema'))[:60] if isinstance(d, dict) else None!r}, "
                          f"expected {TRACE_SCHEMA!r})")
-    t = cls(d.get("task"), d.get("meta"))
-    t.blocks = [Block.from_json(b) for b in d.get("blocks") or []]
+    t = _read("agent trace", lambda: cls(d.get("task"), d.get("meta")))
+    t.blocks = _read("agent trace", lambda: [Block.from_json(b) for b in d.get("blocks") or []])
     for i, b in enumerate(t.blocks):
         if b.index != i: raise TraceError(f"block {i} carries index {b.index}")
     check_sequence(t.types, complete=bool(d.get("result")))
-    t.result = dict(d.get("result") or {})
+    t.result = _read("agent trace", lambda: dict(d.get("result") or {}))
     return t

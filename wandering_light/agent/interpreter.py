@@ -6,13 +6,15 @@ Docs: https://wandering-light.github.io/wandering_light/agent_interpreter.html.m
 
 # %% ../../nbs/21_agent_interpreter.ipynb #51ed22fe
 from __future__ import annotations
-import ast, difflib, math, operator, time
+import ast, difflib, math, operator, time, warnings
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fastcore.basics import patch
 from typing import Any, Sequence
 from ..typed_list import TypedList, type_from_name, short_type_name, value_key
 from ..function_def import FunctionDef, FunctionDefList, FunctionDefSet
 from ..executor import Executor, ExecutionError, Limits, oversize
+from .blocks import value_extent, MAX_VALUE_DEPTH
 
 # %% auto #0
 __all__ = ['ERROR_KINDS', 'VIEW_ATTRS', 'MODES', 'REGISTRAR', 'SAFE_BUILTINS', 'EXPECTATION_CALLS', 'EXPECTATION_NAMES',
@@ -24,7 +26,10 @@ ERROR_KINDS = ("syntax", "rejected", "unknown_name", "structure", "tool", "limit
 
 class InterpreterError(Exception):
     "A block that was rejected or failed; `kind` is one of `ERROR_KINDS`, `line` the block's line (or None)."
+    max_message = 500            # a message quotes values (a key, an assertion's text): it is cut to this length
     def __init__(self, kind: str, message: str, line: int | None = None):
+        message = str(message)
+        if len(message) > self.max_message: message = message[: self.max_message - 3] + "..."
         self.kind, self.message, self.line = kind, message, line
         super().__init__(f"line {line}: {message}" if line else message)
 
@@ -84,7 +89,14 @@ def _round(x, ndigits=None):
     if type(ndigits) is not int or not -30 <= ndigits <= 30: raise ValueError("round: ndigits must be an int within ±30")
     return round(x, ndigits)
 
-def _sum(xs, start=0): return sum(_items(xs), start)
+def _sum(xs, start=0):
+    "`sum`, in linear time when it concatenates lists or tuples (Python's own copies the total at every item)."
+    xs = _items(xs)
+    if type(start) not in (list, tuple): return sum(xs, start)
+    for x in xs:
+        if type(x) is not type(start):
+            raise TypeError(f'can only concatenate {type(start).__name__} (not "{type(x).__name__}") to {type(start).__name__}')
+    return type(start)(item for part in (start, *xs) for item in part)
 
 SAFE_BUILTINS: dict[str, tuple] = {   # name -> (function, min args, max args, what it does)
     "len":    (lambda x: len(_items(x)), 1, 1, "number of items"),
@@ -103,6 +115,7 @@ SAFE_BUILTINS: dict[str, tuple] = {   # name -> (function, min args, max args, w
     "float":  (float, 1, 1, "a float from a number or numeric text"),
     "bool":   (bool, 1, 1, "truth of a value"),
 }
+_FLAT_COST = frozenset({"len", "bool"})           # constant time whatever the argument; the others cost its weight
 EXPECTATION_CALLS = ("expect", "complex", "set", "frozenset", "bytearray", "range")
 EXPECTATION_NAMES = {"inf": math.inf, "nan": math.nan}
 
@@ -137,10 +150,19 @@ _ALLOWED_SUMMARY = ("allowed: calls to tools and safe builtins, names, literals,
 
 def _line(node) -> int | None: return getattr(node, "lineno", None)
 
-# %% ../../nbs/21_agent_interpreter.ipynb #2af0765e
+# %% ../../nbs/21_agent_interpreter.ipynb #95d19901
+@contextmanager
+def _no_escape():
+    "Any exception but an `InterpreterError` becomes one: nothing a block does reaches the caller as another type."
+    try: yield
+    except InterpreterError: raise
+    except RecursionError: raise InterpreterError("limit", "the block nests too deeply to run") from None
+    except Exception as e: raise InterpreterError("runtime", f"{type(e).__name__}: {e}") from None
+
 class _Return(Exception):
     def __init__(self, value): self.value = value
 
+# %% ../../nbs/21_agent_interpreter.ipynb #2af0765e
 class Interpreter:
     "Check and run agent blocks from their syntax tree (see above)."
     def __init__(self, functions: FunctionDefSet | None = None, limits: Limits | None = None,
@@ -161,13 +183,16 @@ def check(self: Interpreter, source: str, mode: str) -> ast.Module:
     if not isinstance(source, str): raise InterpreterError("structure", f"a block is text, not {type(source).__name__}")
     if len(source) > self.max_source_chars:
         raise InterpreterError("limit", f"the block has {len(source)} characters (limit {self.max_source_chars})")
-    try: tree = ast.parse(source, mode="exec")
+    try:
+        with warnings.catch_warnings():              # a model's odd text must not print warnings in the host
+            warnings.simplefilter("ignore"); tree = ast.parse(source, mode="exec")
     except SyntaxError as e: raise InterpreterError("syntax", f"syntax error: {e.msg}", e.lineno) from None
     except (RecursionError, MemoryError, ValueError) as e:
         raise InterpreterError("limit", f"the block cannot be parsed ({type(e).__name__})") from None
-    self._check_nodes(tree, mode)
-    self._check_depth(tree)
-    self._check_structure(tree, mode)
+    with _no_escape():
+        self._check_nodes(tree, mode)
+        self._check_depth(tree)
+        self._check_structure(tree, mode)
     return tree
 
 # %% ../../nbs/21_agent_interpreter.ipynb #4a6bc040
@@ -350,6 +375,11 @@ def load(self: Interpreter, source: str, mode: str) -> LoadedBlock:
     "Check a block and run its top level: register its functions (or build its expectation, or read its undo)."
     tree = self.check(source, mode)
     self._start()
+    with _no_escape(): return self._register(tree, mode)
+
+# %% ../../nbs/21_agent_interpreter.ipynb #0524b5dd
+@patch
+def _register(self: Interpreter, tree: ast.Module, mode: str) -> LoadedBlock:
     out = LoadedBlock(mode, tree)
     for st in tree.body:
         if isinstance(st, ast.FunctionDef):
@@ -365,7 +395,7 @@ def load(self: Interpreter, source: str, mode: str) -> LoadedBlock:
             if k < 1: raise InterpreterError("structure", f"agent.undo needs at least 1 action to undo, got {k}", call.lineno)
             out.undo = k; continue
         title, fn = call.args[0].value.strip(), out.functions[call.args[1].id]
-        if not title or "\n" in title:
+        if not title or "\n" in title or "\r" in title:
             raise InterpreterError("structure", f"agent.{meth} needs a one-line, non-empty title", call.lineno)
         (out.actions if meth == "add_action" else out.evaluations).append((title, fn))
     return out
@@ -383,36 +413,59 @@ def _expectation(self: Interpreter, call: ast.Call) -> TypedList:
 
 # %% ../../nbs/21_agent_interpreter.ipynb #6f51a80b
 @patch
-def call(self: Interpreter, fn: BlockFunction, view: AgentView):
-    "Run a block's function with `view` as its argument; returns what it returns (None if it does not return)."
-    self._start()
-    env = {fn.param: view}
-    try: self._body(fn.node.body, env)
-    except _Return as r: return r.value
-    except InterpreterError: raise
-    except RecursionError: raise InterpreterError("limit", "the block recursed too deeply") from None
-    except Exception as e:                      # a safety net: nothing a block does may crash the caller
-        raise InterpreterError("runtime", f"{type(e).__name__}: {e}") from None
+def call(self: Interpreter, fn: BlockFunction, view: AgentView, timeout_s: float | None = None):
+    "Run a block's function with `view` as its argument (within `timeout_s`, default `self.timeout_s`); returns what it returns."
+    self._start(timeout_s)
+    with _no_escape():
+        env = {fn.param: view}
+        try: self._body(fn.node.body, env)
+        except _Return as r: return self._size(r.value, fn.node)       # what leaves a block is within the caps
     return None
 
 # %% ../../nbs/21_agent_interpreter.ipynb #3c67ef22
 @patch
-def _start(self: Interpreter):
-    self.steps, self._deadline = 0, time.monotonic() + self.timeout_s
+def _start(self: Interpreter, timeout_s: float | None = None):
+    self._limit_s = self.timeout_s if timeout_s is None else max(0.0, timeout_s)
+    self.steps, self._deadline = 0, time.monotonic() + self._limit_s
 
+# %% ../../nbs/21_agent_interpreter.ipynb #b0146bdb
 @patch
 def _step(self: Interpreter, node, cost: int = 1):
+    "Charge `cost` steps for work about to be done: past the step limit or the deadline, the block stops here."
     self.steps += cost
     if self.steps > self.max_steps:
         raise InterpreterError("limit", f"the step limit was reached ({self.max_steps} steps)", _line(node))
-    if self.steps & 1023 == 0 and time.monotonic() > self._deadline:
-        raise InterpreterError("limit", f"the time limit was reached ({self.timeout_s} s)", _line(node))
+    if time.monotonic() > self._deadline:
+        raise InterpreterError("limit", f"the time limit was reached ({self._limit_s:g} s)", _line(node))
+
+# %% ../../nbs/21_agent_interpreter.ipynb #46a3f26b
+@patch
+def _weigh(self: Interpreter, node, *vals) -> float:
+    "The summed weight of `vals`; a limit error, before any work, if it passes the steps left or a value nests too deeply."
+    left, total = self.max_steps - self.steps, 0
+    for v in vals:
+        w, d = value_extent(v, left - total, MAX_VALUE_DEPTH)
+        if d > MAX_VALUE_DEPTH:
+            raise InterpreterError("limit", f"a value nested over {MAX_VALUE_DEPTH} levels deep", _line(node))
+        total += w
+        if total > left:
+            raise InterpreterError("limit", f"the step limit was reached ({self.max_steps} steps): an operation on "
+                                   f"values of weight over {left}", _line(node))
+    return total
+
+# %% ../../nbs/21_agent_interpreter.ipynb #e937f9c7
+@patch
+def _charge(self: Interpreter, node, *vals, times: float = 1, extra: float = 0):
+    "Charge `times` the weight of `vals`, plus `extra`, before the work on them."
+    self._step(node, math.ceil(self._weigh(node, *vals) * times + extra))
 
 # %% ../../nbs/21_agent_interpreter.ipynb #f8920c19
 @patch
 def _size(self: Interpreter, v, node):
-    if isinstance(v, TypedList): return v
-    why = oversize(v, self.limits)
+    "`v` if it is within the value caps (`executor.Limits`) and `MAX_VALUE_DEPTH`, else a limit error."
+    why = None if isinstance(v, TypedList) else oversize(v, self.limits)
+    if why is None and value_extent(v, math.inf, MAX_VALUE_DEPTH)[1] > MAX_VALUE_DEPTH:
+        why = f"a {type(v).__name__} nested over {MAX_VALUE_DEPTH} levels deep"
     if why: raise InterpreterError("limit", f"the value would be too large: {why}", _line(node))
     return v
 
@@ -436,6 +489,7 @@ def _exec(self: Interpreter, st, env):
     elif t is ast.Assert:
         if not self._truth(self._eval(st.test, env), st):
             msg = self._eval(st.msg, env) if st.msg is not None else ast.unparse(st.test)
+            self._charge(st, msg)                                   # its text is written into the error
             raise InterpreterError("assertion", f"assertion failed: {msg}", st.lineno)
     elif t is ast.Pass: pass
     else: raise InterpreterError("rejected", f"{t.__name__} is not allowed", _line(st))
@@ -444,7 +498,7 @@ def _exec(self: Interpreter, st, env):
 @patch
 def _assign(self: Interpreter, target, v, env):
     if isinstance(target, ast.Name): env[target.id] = v; return
-    vals = list(_items(v)) if isinstance(v, (list, tuple, TypedList)) else None
+    vals = _items(v) if isinstance(v, (list, tuple, TypedList)) else None
     if vals is None or len(vals) != len(target.elts):
         raise InterpreterError("runtime", f"cannot unpack {type(v).__name__} into {len(target.elts)} names", target.lineno)
     for n, x in zip(target.elts, vals): env[n.id] = x
@@ -469,18 +523,21 @@ def _eval(self: Interpreter, e, env, expectation: bool = False):
     if t is ast.Name: return self._name(e, env)
     if t is ast.List or t is ast.Tuple or t is ast.Set:
         vals = [self._eval(x, env, expectation) for x in e.elts]
+        self._charge(e, vals)                                # building (and hashing, for a set) walks every item
         try: return self._size(vals if t is ast.List else tuple(vals) if t is ast.Tuple else set(vals), e)
         except TypeError as err: raise InterpreterError("runtime", f"TypeError: {err}", e.lineno) from None
     if t is ast.Dict:
         if any(k is None for k in e.keys): raise InterpreterError("rejected", "** in a dict display is not allowed", e.lineno)
         ks = [self._eval(k, env, expectation) for k in e.keys]
         vs = [self._eval(v, env, expectation) for v in e.values]
+        self._charge(e, ks, vs)
         try: return self._size(dict(zip(ks, vs)), e)
         except TypeError as err: raise InterpreterError("runtime", f"TypeError: {err}", e.lineno) from None
     if t is ast.UnaryOp:
         v = self._eval(e.operand, env, expectation)
         if isinstance(v, TypedList) and not isinstance(e.op, ast.Not):
             raise InterpreterError("runtime", "arithmetic on a whole batch is not allowed: apply a tool to it", e.lineno)
+        if not isinstance(e.op, ast.Not): self._charge(e, v)
         try: return _UNARY[type(e.op)](v) if not isinstance(e.op, ast.Not) else not self._truth(v, e)
         except (TypeError, ValueError, ArithmeticError) as err:
             raise InterpreterError("runtime", f"{type(err).__name__}: {err}", e.lineno) from None
@@ -512,49 +569,77 @@ def _eval(self: Interpreter, e, env, expectation: bool = False):
     raise InterpreterError("rejected", f"{t.__name__} is not allowed", _line(e))
 
 # %% ../../nbs/21_agent_interpreter.ipynb #8236069a
+_SEQS = (str, bytes, bytearray, list, tuple)
+
+@patch
+def _grow_cost(self: Interpreter, ot, a, b, node) -> int:
+    "The weight an operator builds beyond its operands; a limit error, before it runs, if its result would be too large."
+    lim = self.limits
+    ints = type(a) in (int, bool) and type(b) in (int, bool)
+    extra = 0
+    if ot is ast.Mult:
+        seq, n = (a, b) if isinstance(a, _SEQS) else (b, a)
+        if isinstance(seq, _SEQS) and type(n) in (int, bool):
+            if len(seq) * max(n, 0) > lim.max_len:
+                raise InterpreterError("limit", f"the value would be too large: a {type(seq).__name__} of length "
+                                       f"{len(seq) * n} (limit {lim.max_len})", _line(node))
+            extra = (self._weigh(node, seq) - 1) * max(n, 0)  # `[big] * n` holds `big` n times: each is walked
+        elif ints and abs(a).bit_length() + abs(b).bit_length() > lim.max_int_bits + 1:
+            raise InterpreterError("limit", f"the value would be too large: an int of about "
+                                   f"{abs(a).bit_length() + abs(b).bit_length()} bits (limit {lim.max_int_bits})", _line(node))
+    elif ot is ast.Add and isinstance(a, _SEQS) and type(a) is type(b):
+        if len(a) + len(b) > lim.max_len:
+            raise InterpreterError("limit", f"the value would be too large: a {type(a).__name__} of length "
+                                   f"{len(a) + len(b)} (limit {lim.max_len})", _line(node))
+    elif ot is ast.Pow and ints and b > 0 and abs(a) > 1:
+        if (abs(a).bit_length() - 1) * b > lim.max_int_bits:
+            raise InterpreterError("limit", f"the value would be too large: {a} ** {b} has over {lim.max_int_bits} "
+                                   f"bits", _line(node))
+        extra = abs(a).bit_length() * b // 128
+    return extra
+
+# %% ../../nbs/21_agent_interpreter.ipynb #1de4e610
 @patch
 def _binop(self: Interpreter, op, a, b, node):
     if isinstance(a, TypedList) or isinstance(b, TypedList):
         raise InterpreterError("runtime", "arithmetic on a whole batch is not allowed: apply a tool to it", _line(node))
-    lim, ot = self.limits, type(op)
+    ot = type(op)
     if ot is ast.Mod and isinstance(a, (str, bytes, bytearray)):
         raise InterpreterError("rejected", "string formatting with % is not allowed", _line(node))
-    ints = type(a) in (int, bool) and type(b) in (int, bool)
-    if ot is ast.Mult:
-        seq, n = (a, b) if isinstance(a, (str, bytes, bytearray, list, tuple)) else (b, a)
-        if isinstance(seq, (str, bytes, bytearray, list, tuple)) and type(n) in (int, bool):
-            if len(seq) * max(n, 0) > lim.max_len:
-                raise InterpreterError("limit", f"the value would be too large: a {type(seq).__name__} of length "
-                                       f"{len(seq) * n} (limit {lim.max_len})", _line(node))
-        elif ints and abs(a).bit_length() + abs(b).bit_length() > lim.max_int_bits + 1:
-            raise InterpreterError("limit", f"the value would be too large: an int of about "
-                                   f"{abs(a).bit_length() + abs(b).bit_length()} bits (limit {lim.max_int_bits})", _line(node))
-    elif ot is ast.Add and isinstance(a, (str, bytes, bytearray, list, tuple)) and type(a) is type(b):
-        if len(a) + len(b) > lim.max_len:
-            raise InterpreterError("limit", f"the value would be too large: a {type(a).__name__} of length "
-                                   f"{len(a) + len(b)} (limit {lim.max_len})", _line(node))
-    elif ot is ast.Pow and type(a) in (int, bool) and type(b) in (int, bool) and b > 0 and abs(a) > 1:
-        if (abs(a).bit_length() - 1) * b > lim.max_int_bits:
-            raise InterpreterError("limit", f"the value would be too large: {a} ** {b} has over {lim.max_int_bits} "
-                                   f"bits", _line(node))
-    self._step(node, len(a) if isinstance(a, (str, bytes, list, tuple)) else 1)
+    extra = self._grow_cost(ot, a, b, node)
+    self._charge(node, a, b, extra=extra)
     try: r = _OPS[ot](a, b)
     except (TypeError, ValueError, ArithmeticError) as err:
         raise InterpreterError("runtime", f"{type(err).__name__}: {err}", _line(node)) from None
     return self._size(r, node)
 
+# %% ../../nbs/21_agent_interpreter.ipynb #ac66a07f
+def _answer_key(v):
+    "The key of answer equality (`values_equal`): a `TypedList` keys as the list of its items."
+    return ("list", tuple(value_key(x) for x in v.items)) if isinstance(v, TypedList) else value_key(v)
+
+def _member(a, items) -> bool:
+    "Whether an item of `items` equals `a` (answer equality), keying `a` once rather than once per item."
+    try: ka = _answer_key(a)
+    except TypeError: return any(x is a for x in items)
+    for x in items:
+        try: kx = _answer_key(x)
+        except TypeError: continue
+        if kx == ka and not (isinstance(a, TypedList) and isinstance(x, TypedList) and a.item_type is not x.item_type):
+            return True
+    return False
+
 # %% ../../nbs/21_agent_interpreter.ipynb #dcadc952
 @patch
 def _compare(self: Interpreter, op, a, b, node) -> bool:
     ot = type(op)
-    if ot is ast.Eq: return values_equal(a, b)
-    if ot is ast.NotEq: return not values_equal(a, b)
     if ot is ast.Is: return a is None
     if ot is ast.IsNot: return a is not None
+    self._charge(node, a, b)                     # keying, comparing or searching: at most one pass over each
+    if ot is ast.Eq: return values_equal(a, b)
+    if ot is ast.NotEq: return not values_equal(a, b)
     if ot in (ast.In, ast.NotIn):
-        self._step(node, len(b) if hasattr(b, "__len__") else 1)
-        if isinstance(b, (TypedList, list, tuple, set, frozenset)):
-            found = any(values_equal(a, x) for x in _items(b))
+        if isinstance(b, (TypedList, list, tuple, set, frozenset)): found = _member(a, _items(b))
         else:
             try: found = a in b
             except TypeError as err: raise InterpreterError("runtime", f"TypeError: {err}", _line(node)) from None
@@ -577,12 +662,13 @@ def _subscript(self: Interpreter, e, env):
     if not isinstance(v, (TypedList, list, tuple, str, bytes, bytearray, dict, range)):
         raise InterpreterError("runtime", f"a {type(v).__name__} cannot be indexed", e.lineno)
     try:
+        if isinstance(idx, slice): self._step(e, 1 + len(range(*idx.indices(len(_items(v))))))   # the items copied
+        else: self._charge(e, idx)                                                # hashing a key, reading an int
         if isinstance(v, TypedList):
             r = v.items[idx]
             return TypedList.trusted(r, v.item_type) if isinstance(idx, slice) else r
-        self._step(e, len(v) if isinstance(idx, slice) else 1)
         return v[idx]
-    except (IndexError, KeyError, TypeError, ValueError) as err:
+    except (IndexError, KeyError, TypeError, ValueError, OverflowError) as err:
         raise InterpreterError("runtime", f"{type(err).__name__}: {err}", e.lineno) from None
 
 # %% ../../nbs/21_agent_interpreter.ipynb #bda088bc
@@ -591,11 +677,15 @@ def _call(self: Interpreter, e: ast.Call, env, expectation: bool):
     name = e.func.id                                # the static check allows only plain names here
     args = [self._eval(a, env, expectation) for a in e.args]
     if expectation:
+        self._charge(e, *args)
         return self._size(self._constructor(name, args, e), e)
     f = self.functions.get(name)
     if f is not None: return self._tool(f, args[0], e)
     fn = SAFE_BUILTINS[name][0]
-    self._step(e, sum(len(a) if isinstance(a, (TypedList, list, tuple, set, dict, str, bytes)) else 1 for a in args))
+    if name in _FLAT_COST: self._step(e)
+    else:                                           # sorting compares each item about log2(n) times
+        n = len(_items(args[0])) if isinstance(args[0], (TypedList, list, tuple, set, frozenset, dict, str)) else 1
+        self._charge(e, *args, times=max(1, math.log2(n + 1)) if name == "sorted" else 1)
     try: r = fn(*args)
     except (TypeError, ValueError, ArithmeticError, IndexError, KeyError) as err:
         raise InterpreterError("runtime", f"{name}: {type(err).__name__}: {err}", e.lineno) from None
@@ -605,14 +695,14 @@ def _call(self: Interpreter, e: ast.Call, env, expectation: bool):
 @patch
 def _tool(self: Interpreter, f: FunctionDef, x, node):
     if isinstance(x, TypedList):
-        self._step(node, max(1, len(x)))
-        try: return self.executor.apply(f, x)
+        self._charge(node, x)
+        try: return self._size(self.executor.apply(f, x), node)
         except ExecutionError as err: raise InterpreterError("tool", err.message, node.lineno) from None
     if type(x) is not f.in_cls:
         raise InterpreterError("tool", f"{f.name} takes {short_type_name(f.in_cls)} (a value or a batch), got "
                                f"{type(x).__name__}", node.lineno)
-    self._step(node)
-    try: return self.executor.apply(f, TypedList.trusted([x], f.in_cls)).items[0]
+    self._charge(node, x)
+    try: return self._size(self.executor.apply(f, TypedList.trusted([x], f.in_cls)).items[0], node)
     except ExecutionError as err: raise InterpreterError("tool", err.message, node.lineno) from None
 
 # %% ../../nbs/21_agent_interpreter.ipynb #bd57a13f
@@ -633,13 +723,13 @@ def _constructor(self: Interpreter, name, args, node):
 # %% ../../nbs/21_agent_interpreter.ipynb #a9b0f32f
 def values_equal(a, b) -> bool:
     "Answer equality between block values (a `TypedList` equals a list of the same values)."
+    if max(value_extent(a, math.inf, MAX_VALUE_DEPTH)[1], value_extent(b, math.inf, MAX_VALUE_DEPTH)[1]) > MAX_VALUE_DEPTH:
+        return a is b                                # too deep to key without recursion: only itself
+    if isinstance(a, TypedList) and isinstance(b, TypedList) and a.item_type is not b.item_type: return False
     if isinstance(a, TypedList) or isinstance(b, TypedList):
-        if isinstance(a, TypedList) and isinstance(b, TypedList): return a == b
-        tl, other = (a, b) if isinstance(a, TypedList) else (b, a)
-        if not isinstance(other, list) or len(other) != len(tl): return False
-        try: return [value_key(x) for x in tl.items] == [value_key(x) for x in other]
-        except TypeError: return False
-    try: return value_key(a) == value_key(b)
+        other = b if isinstance(a, TypedList) else a
+        if not isinstance(other, (list, TypedList)): return False
+    try: return _answer_key(a) == _answer_key(b)
     except TypeError: return a is b
 
 # %% ../../nbs/21_agent_interpreter.ipynb #7fc04aca

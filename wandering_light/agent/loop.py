@@ -297,12 +297,13 @@ def _run_action(self: _Run, ablk, chosen, pipe):
 # %% ../../nbs/22_agent_loop.ipynb #690aa4c7
 @patch
 def _evaluations(self: _Run, vblk, before, out, expected) -> dict:
-    "The policy's evaluation callbacks: question -> yes, no or an error."
-    answers = {}
+    "The policy's evaluation callbacks: question -> yes, no or an error; all of them share one time limit."
+    answers, interp = {}, self.loop.interp
+    deadline = time.monotonic() + interp.timeout_s
     for q, f in vblk.evaluations:
         try:
-            r = self.loop.interp.call(f, AgentView(out, self.task.target, self.task.input, previous=before,
-                                                   expectation=expected, tick=self.tick))
+            r = interp.call(f, AgentView(out, self.task.target, self.task.input, previous=before, expectation=expected,
+                                         tick=self.tick), timeout_s=deadline - time.monotonic())
             answers[q] = ("yes" if r else "no") if isinstance(r, bool) else f"error: returned {type(r).__name__}, not a bool"
         except InterpreterError as e: answers[q] = "no" if e.kind == "assertion" else f"error: {e}"
     return answers
