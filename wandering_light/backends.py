@@ -6,18 +6,19 @@ Docs: https://wandering-light.github.io/wandering_light/backends.html.md"""
 
 # %% ../nbs/09a_backends.ipynb #d732d34e
 from __future__ import annotations
-import json, math, re, threading, time
+import contextvars, json, math, re, threading, time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 from fastcore.basics import patch
 from .utils import UserError
 from .calibration import logsumexp, p_yes_from_logprobs, p_yes_from_top
 
 # %% auto #0
-__all__ = ['BACKEND_ERRORS', 'MAX_N', 'MAX_TOP_LOGPROBS', 'Completion', 'BackendError', 'merge_top', 'message_text',
-           'check_messages', 'check_sampling', 'Backend', 'LocalBackend', 'ReplayFault', 'read_replay_rules',
-           'ReplayBackend']
+__all__ = ['BACKEND_ERRORS', 'MAX_N', 'MAX_TOP_LOGPROBS', 'Completion', 'BackendError', 'merge_top', 'cancel_when',
+           'raise_if_cancelled', 'cancellable_sleep', 'message_text', 'check_messages', 'check_sampling', 'Backend',
+           'LocalBackend', 'ReplayFault', 'read_replay_rules', 'ReplayBackend']
 
 # %% ../nbs/09a_backends.ipynb #5f6212cf
 @dataclass
@@ -39,7 +40,7 @@ class Completion:
 
 # %% ../nbs/09a_backends.ipynb #fe9fc927
 BACKEND_ERRORS = ("auth", "connection", "timeout", "not_found", "bad_request", "rate_limit", "server", "bad_response",
-                  "backend")
+                  "backend", "cancelled")
 
 class BackendError(RuntimeError):
     "A failure of a backend (not of the task): `kind` is one of `BACKEND_ERRORS`; the message is one line."
@@ -53,6 +54,28 @@ def merge_top(pairs) -> dict[str, float]:
     acc: dict[str, list[float]] = {}
     for t, lp in pairs: acc.setdefault(t, []).append(lp)
     return dict(sorted(((t, logsumexp(v)) for t, v in acc.items()), key=lambda kv: -kv[1]))
+
+# %% ../nbs/09a_backends.ipynb #a6362eb4
+_CANCEL: contextvars.ContextVar = contextvars.ContextVar("wl_cancel", default=None)
+
+@contextmanager
+def cancel_when(check: Callable[[], bool] | None):
+    "Within the block, backends stop this thread's work (`BackendError('cancelled')`) once `check()` is true."
+    token = _CANCEL.set(check)
+    try: yield
+    finally: _CANCEL.reset(token)
+
+def raise_if_cancelled():
+    "Raise `BackendError('cancelled')` if the work of this thread is cancelled (see `cancel_when`; a reason the check gives is its message)."
+    why = (check := _CANCEL.get()) is not None and check()
+    if why: raise BackendError("cancelled", why if isinstance(why, str) else "the request was cancelled")
+
+# %% ../nbs/09a_backends.ipynb #a2e9e1c9
+def cancellable_sleep(seconds: float, step: float = 0.05):
+    "`time.sleep(seconds)`, cut short by a cancellation (see `cancel_when`)."
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        raise_if_cancelled(); time.sleep(min(left, step))
 
 # %% ../nbs/09a_backends.ipynb #09911d63
 MAX_N = 64                   # completions per prompt in one request
@@ -106,6 +129,7 @@ class Backend:
     name = "backend"
     model_name = "model"
     api = "completions"          # the endpoint `generate`, `next_token_logprobs` and solvers use by default
+    concurrency = 1              # requests a server lets at this backend at once (the others wait their turn)
 
     def complete(self, prompts: Sequence[str], n: int = 1, temperature: float = 0.0, max_tokens: int = 32,
                  stop: str | Sequence[str] | None = None, logprobs: bool = False, top_logprobs: int = 0,
@@ -189,6 +213,21 @@ def _completion(g, tok, logprobs: bool, top_logprobs: int) -> Completion:
     if top_logprobs: c.top_logprobs = [merge_top((x.token, x.logprob) for x in step) for step in g.top_logprobs]
     return c
 
+# %% ../nbs/09a_backends.ipynb #62951a48
+@contextmanager
+def _stop_on_cancel(model, every: float = 0.02):
+    "Within the block, a cancellation (see `cancel_when`) stops `model` before its next forward pass."
+    check = _CANCEL.get()
+    if check is None: yield; return
+    raise_if_cancelled()
+    last = [time.monotonic()]
+    def hook(module, args):
+        if time.monotonic() - last[0] >= every:
+            last[0] = time.monotonic(); raise_if_cancelled()
+    handle = model.register_forward_pre_hook(hook)
+    try: yield
+    finally: handle.remove()
+
 # %% ../nbs/09a_backends.ipynb #e0d40f8c
 @patch
 def complete(self: LocalBackend, prompts, n=1, temperature=0.0, max_tokens=32, stop=None, logprobs=False, top_logprobs=0,
@@ -199,7 +238,7 @@ def complete(self: LocalBackend, prompts, n=1, temperature=0.0, max_tokens=32, s
     stops = check_sampling(n, temperature, max_tokens, stop, top_logprobs, top_p)
     if not prompts: return []
     tok, k = self.tokenizer, n if temperature > 0 else 1       # greedy: one sequence, copied n times
-    with self._lock:
+    with self._lock, _stop_on_cancel(self.model):
         gens = generate(self.model, tok, prompts, max_new_tokens=max_tokens, temperature=temperature, top_p=top_p,
                         num_return_sequences=k, stop=stops or None, logprobs=bool(logprobs or top_logprobs),
                         top_logprobs=top_logprobs, ignore_eos=ignore_eos, seed=seed,
@@ -215,7 +254,7 @@ def _spellings(word: str) -> list[str]:
 def next_token_logprobs(self: LocalBackend, prompts, top_k=10) -> list[dict[str, float]]:
     "The `top_k` most likely next tokens after each prompt, `{token text: logprob}`."
     from wandering_light.models import next_token_logprobs
-    with self._lock:
+    with self._lock, _stop_on_cancel(self.model):
         rows = next_token_logprobs(self.model, self.tokenizer, list(prompts), top_k=top_k)
     return [merge_top((x.token, x.logprob) for x in row) for row in rows]
 
@@ -225,7 +264,7 @@ def p_yes(self: LocalBackend, prompts, yes="yes", no="no") -> list[float]:
     "Exact P(yes) / (P(yes) + P(no)): the answer words' probabilities as continuations of each prompt."
     from wandering_light.models import choice_logprobs
     ys, ns = _spellings(yes), _spellings(no)
-    with self._lock:
+    with self._lock, _stop_on_cancel(self.model):
         lp = choice_logprobs(self.model, self.tokenizer, list(prompts), ys + ns, normalize=False)
     return [p_yes_from_logprobs(logsumexp(row[:len(ys)]), logsumexp(row[len(ys):])) for row in lp.tolist()]
 
@@ -292,6 +331,7 @@ def read_replay_rules(path: str | Path) -> list[dict]:
 class ReplayBackend(Backend):
     "Fixed completions from rules (see above), served round robin among the rules that match a prompt."
     name = "replay"
+    concurrency = 64             # replayed answers only wait: many may run at once
     def __init__(self, rules: Sequence[dict] | str | Path, model_name: str = "replay"):
         self.source = None if isinstance(rules, (list, tuple)) else str(rules)
         self.rules = list(rules) if self.source is None else read_replay_rules(rules)
@@ -319,7 +359,7 @@ def _answer(self: ReplayBackend, prompts: list[str], k: int) -> list[list[dict]]
     "`k` rules per prompt, after the longest delay among them; a fault rule raises `ReplayFault`."
     drawn = [self._draw(p, k) for p in prompts]
     delay = max((r.get("delay_s", 0) for rs in drawn for r in rs), default=0)
-    if delay: time.sleep(delay)
+    if delay: cancellable_sleep(delay)
     for rs in drawn:
         for r in rs:
             if "text" not in r: raise ReplayFault(r)
