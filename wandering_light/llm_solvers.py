@@ -97,7 +97,7 @@ def _judge(self: LLMSolver, inp: TypedList, out: TypedList, comps: list[Completi
     info = {"completions": len(comps), "parse_errors": dict(parse_errors),
             "wrong": sum(counts[k] for k in verdict if not verdict[k]),
             "correct": {", ".join(k): counts[k] for k in correct}, "distinct": len(verdict),
-            "samples": [c.text[:200] for c in comps[:8]]}
+            "samples": [str(c.text)[:200] for c in comps[:8]]}
     res = SolveResult(None, attempts=len(comps), info=info)
     if correct:
         run = runs[min(correct, key=lambda k: (len(k), -counts[k], correct.index(k)))]

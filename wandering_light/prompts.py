@@ -6,26 +6,26 @@ Docs: https://wandering-light.github.io/wandering_light/prompts.html.md"""
 
 # %% ../nbs/07_prompts.ipynb #f9484df8
 from __future__ import annotations
-import ast, json, math, re
+import ast, json, math, re, warnings
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 from fastcore.basics import patch
 from .typed_list import TypedList, to_json_value, short_type_name
 from .function_def import FunctionDef, FunctionDefList, FunctionDefSet, PipelineTypeError
-from .executor import Executor, ExecResult
+from .executor import Executor, ExecResult, Limits, oversize
 from .trajectory import (Trajectory, UnknownFunctionError, parse_pipeline, format_pipeline,
                                         default_functions)
 
 # %% auto #0
-__all__ = ['MAX_VALUE_CHARS', 'PARSE_ERRORS', 'PROMPT_STYLES', 'INSTRUCTED_INDUCTION_HEAD', 'INSTRUCTED_INDUCTION_TAIL',
-           'STEP_STOP', 'INSTRUCTED_PROPOSER_HEAD', 'INSTRUCTED_PROPOSER_TAIL', 'BLOCK_START', 'BLOCK_END', 'Q_RUNS',
-           'Q_PROGRESS', 'Q_REACH', 'Q_EXPECT', 'Q_MATCHED', 'Q_REACHED', 'AGENT_WORDS', 'render_value',
-           'render_typed_list', 'parse_value', 'clean_completion', 'ParsedPipeline', 'parse_completion',
-           'function_signatures', 'induction_prompt', 'induction_completion', 'induction_example', 'step_prompt',
-           'step_completion', 'ParsedStep', 'parse_step', 'world_prompt', 'world_completion', 'proposer_prompt',
-           'proposer_completion', 'proposer_example', 'ParsedProposal', 'parse_proposal', 'chat_messages',
-           'synthesis_prompt', 'question_suffix', 'answer_text', 'parse_answer', 'agent_window', 'block_type_prompt',
-           'parse_block_type']
+__all__ = ['MAX_MESSAGE_CHARS', 'MAX_VALUE_CHARS', 'VALUE_LIMITS', 'PARSE_ERRORS', 'PROMPT_STYLES', 'INSTRUCTED_INDUCTION_HEAD',
+           'INSTRUCTED_INDUCTION_TAIL', 'STEP_STOP', 'INSTRUCTED_PROPOSER_HEAD', 'INSTRUCTED_PROPOSER_TAIL',
+           'BLOCK_START', 'BLOCK_END', 'Q_RUNS', 'Q_PROGRESS', 'Q_REACH', 'Q_EXPECT', 'Q_MATCHED', 'Q_REACHED',
+           'AGENT_WORDS', 'render_value', 'render_typed_list', 'as_text', 'short_message', 'parse_value',
+           'clean_completion', 'ParsedPipeline', 'parse_completion', 'function_signatures', 'induction_prompt',
+           'induction_completion', 'induction_example', 'step_prompt', 'step_completion', 'ParsedStep', 'parse_step',
+           'world_prompt', 'world_completion', 'proposer_prompt', 'proposer_completion', 'proposer_example',
+           'ParsedProposal', 'parse_proposal', 'chat_messages', 'synthesis_prompt', 'question_suffix', 'answer_text',
+           'parse_answer', 'agent_window', 'block_type_prompt', 'parse_block_type']
 
 # %% ../nbs/07_prompts.ipynb #1f3ad97b
 def _order_key(x) -> str:
@@ -50,10 +50,33 @@ def render_typed_list(tl: TypedList | list) -> str:
     "A batch as one line of text: the list of its values."
     return render_value(list(tl))
 
+# %% ../nbs/07_prompts.ipynb #ddbce4c3
+def as_text(x) -> str | None:
+    "A completion as text: a `str` as it is, bytes decoded as UTF-8 (bad bytes replaced), `None` as ''; else None."
+    if isinstance(x, str): return x
+    if x is None: return ""
+    if isinstance(x, (bytes, bytearray)): return bytes(x).decode("utf-8", "replace")
+    return None
+
+# %% ../nbs/07_prompts.ipynb #9d4304a4
+MAX_MESSAGE_CHARS = 200
+
+def short_message(message, n: int = MAX_MESSAGE_CHARS) -> str:
+    "An error message as one line of at most `n` characters (whitespace runs become one space)."
+    line = " ".join(str(message)[:4 * n].split())
+    return line if len(line) <= n else line[:n - 1] + "…"
+
 # %% ../nbs/07_prompts.ipynb #dd3cca8d
 _NAMED = {"True": True, "False": False, "None": None, "nan": math.nan, "inf": math.inf}
 _IMAG = {"nanj": complex(0, math.nan), "infj": complex(0, math.inf)}
 MAX_VALUE_CHARS = 20_000
+VALUE_LIMITS = Limits()     # a value a model writes is no larger than one a tool may return
+
+def _checked(v):
+    "`v` if it is within `VALUE_LIMITS`, else a `ValueError` saying why not."
+    why = oversize(v, VALUE_LIMITS)
+    if why: raise ValueError(f"value too large: {why}")
+    return v
 
 def _real(node) -> float | int:
     "A real number node, keeping the sign of `-0` as `-0.0` when it matters (complex parts)."
@@ -61,14 +84,14 @@ def _real(node) -> float | int:
         x = _real(node.operand)
         return -float(x) if isinstance(node.op, ast.USub) and x == 0 else (-x if isinstance(node.op, ast.USub) else x)
     v = _lit(node)
-    if type(v) not in (int, float): raise ValueError(f"expected a number, got {ast.unparse(node)!r}")
+    if type(v) not in (int, float): raise ValueError(f"expected a number, got {ast.unparse(node)[:60]!r}")
     return v
 
 # %% ../nbs/07_prompts.ipynb #e1ce0d04
 def _lit_signed(node):
     "`-x` or `+x` for a number `x` (repr's `-2j` is the complex number with real part +0.0)."
     x = _lit(node.operand)
-    if type(x) not in (int, float, complex): raise ValueError(f"cannot negate {ast.unparse(node.operand)!r}")
+    if type(x) not in (int, float, complex): raise ValueError(f"cannot negate {ast.unparse(node.operand)[:60]!r}")
     if type(x) is complex and isinstance(node.operand, (ast.Constant, ast.Name)):
         return complex(0.0, -x.imag if isinstance(node.op, ast.USub) else x.imag)
     return -x if isinstance(node.op, ast.USub) else x
@@ -77,7 +100,7 @@ def _lit_complex(node):
     "A complex literal `(a+bj)` or `(a-bj)`."
     im = _lit(node.right)
     if type(im) is not complex or im.real != 0: raise ValueError(f"only complex literals may use + or -: "
-                                                                   f"{ast.unparse(node)!r}")
+                                                                   f"{ast.unparse(node)[:60]!r}")
     return complex(_real(node.left), im.imag if isinstance(node.op, ast.Add) else -im.imag)
 
 def _lit_call(node):
@@ -86,7 +109,7 @@ def _lit_call(node):
     if name in ("set", "frozenset") and len(args) <= 1 and all(type(a) in (set, list, tuple) for a in args):
         return (set if name == "set" else frozenset)(*args)
     if name == "bytearray" and len(args) == 1 and type(args[0]) is bytes: return bytearray(args[0])
-    if name == "range" and 1 <= len(args) <= 3 and all(type(a) is int for a in args): return range(*args)
+    if name == "range" and 1 <= len(args) <= 3 and all(type(a) is int for a in args): return _checked(range(*args))
     raise ValueError(f"call not allowed in a value: {ast.unparse(node)[:60]!r}")
 
 # %% ../nbs/07_prompts.ipynb #b04376af
@@ -94,7 +117,7 @@ def _lit(node):
     "The value of a literal syntax-tree node; anything that is not a literal value raises a `ValueError`."
     if isinstance(node, ast.Constant):
         if node.value is Ellipsis: raise ValueError("'...' is not a value")
-        return node.value
+        return _checked(node.value)
     if isinstance(node, ast.List): return [_lit(e) for e in node.elts]
     if isinstance(node, ast.Tuple): return tuple(_lit(e) for e in node.elts)
     if isinstance(node, ast.Set): return {_lit(e) for e in node.elts}
@@ -111,17 +134,23 @@ def _lit(node):
     raise ValueError(f"not a literal value: {ast.unparse(node)[:60]!r}")
 
 # %% ../nbs/07_prompts.ipynb #78c07efa
-def parse_value(text: str) -> Any:
-    "Read one value written as a Python literal (the text `render_value` writes), safely: no `eval`."
-    text = text.strip()
-    if not text: raise ValueError("empty value")
-    if len(text) > MAX_VALUE_CHARS: raise ValueError(f"value text too long ({len(text)} > {MAX_VALUE_CHARS} characters)")
-    try: tree = ast.parse(text, mode="eval")
+def parse_value(text: str | bytes) -> Any:
+    "Read one value written as a Python literal (the text `render_value` writes), safely: no `eval`; else a `ValueError`."
+    s = as_text(text)
+    if s is None: raise ValueError(f"a value is text, not {type(text).__name__}")
+    s = s.strip()
+    if not s: raise ValueError("empty value")
+    if len(s) > MAX_VALUE_CHARS: raise ValueError(f"value text too long ({len(s)} > {MAX_VALUE_CHARS} characters)")
+    try:
+        with warnings.catch_warnings():             # model text must not print warnings ('invalid escape sequence')
+            warnings.simplefilter("ignore"); tree = ast.parse(s, mode="eval")
     except (SyntaxError, MemoryError, RecursionError, ValueError) as e:
-        raise ValueError(f"not a Python literal: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}") from None
-    try: return _lit(tree.body)
+        raise ValueError(short_message(f"not a Python literal: {type(e).__name__}: {e}")) from None
+    try: return _checked(_lit(tree.body))
     except RecursionError: raise ValueError("value nested too deeply") from None
-    except TypeError as e: raise ValueError(f"bad value: {e}") from None    # e.g. a list inside a set
+    except (TypeError, OverflowError) as e:         # a list inside a set; a complex part too large for a float
+        raise ValueError(short_message(f"bad value: {e}")) from None
+    except ValueError as e: raise ValueError(short_message(e)) from None
 
 # %% ../nbs/07_prompts.ipynb #021702d0
 _FENCE = re.compile(r"```[^\n`]*\n(.*?)(?:```|$)", re.S)
@@ -129,6 +158,7 @@ _LABEL = re.compile(r"^\s*(?:final\s+)?answer\s*:\s*", re.I)
 
 def clean_completion(text: str) -> str:
     "Strip a `<think>` preamble, code fences and an `Answer:` label; return the answer text (possibly several lines)."
+    text = as_text(text) or ""
     if "</think>" in text: text = text.rsplit("</think>", 1)[1]
     elif "<think>" in text: text = text.split("<think>", 1)[0]      # unfinished reasoning: only what came before
     m = _FENCE.search(text)
@@ -158,6 +188,7 @@ class ParsedPipeline:
         "The tool names of the pipeline ([] for a failure)."
         return self.pipeline.names if self.pipeline is not None else []
     def __str__(self): return str(self.pipeline) if self.ok else f"<{self.error}: {self.message}>"
+    def __post_init__(self): object.__setattr__(self, "message", short_message(self.message))
 
     @classmethod
     def fail(cls, kind: str, message: str, **kw) -> "ParsedPipeline":
@@ -170,6 +201,7 @@ def parse_completion(text: str, functions: FunctionDefSet | None = None, input_t
                      max_length: int = 64) -> ParsedPipeline:
     "Parse a model's answer `'double, inc'` in the palette `functions`; never raises on model text."
     functions = functions if functions is not None else default_functions()
+    if as_text(text) is None: return ParsedPipeline.fail("syntax", f"a completion is text, not {type(text).__name__}")
     answer = next((l.strip() for l in clean_completion(text).splitlines() if l.strip()), "")
     if answer in ("", "."): return ParsedPipeline.fail("empty", "the completion holds no answer", text=answer)
     body = answer[:-1] if answer.endswith(".") else answer
@@ -266,10 +298,12 @@ class ParsedStep:
     def ok(self) -> bool: "Did the completion name a usable tool or stop?"; return self.error is None
     @property
     def stop(self) -> bool: "Did the model ask to stop?"; return self.ok and self.tool is None
+    def __post_init__(self): object.__setattr__(self, "message", short_message(self.message))
 
 def parse_step(text: str, functions: FunctionDefSet | None = None, item_type: type | None = None) -> ParsedStep:
     "The tool (or stop) a step completion names: one known name that takes `item_type` if given. Never raises."
     functions = functions if functions is not None else default_functions()
+    if as_text(text) is None: return ParsedStep(None, "syntax", f"a completion is text, not {type(text).__name__}")
     words = clean_completion(text).split()
     name = words[0].strip(".,;") if words else ""
     if not name: return ParsedStep(None, "empty", "the completion names no tool")
@@ -343,6 +377,7 @@ class ParsedProposal:
         return self.error is None
     def __str__(self):
         return f"{render_typed_list(self.input)} -> {self.pipeline}" if self.ok else f"<{self.error}: {self.message}>"
+    def __post_init__(self): object.__setattr__(self, "message", short_message(self.message))
 
 # %% ../nbs/07_prompts.ipynb #0b2d0fdd
 @patch
@@ -358,7 +393,7 @@ def trajectory(self: ParsedProposal, executor: Executor | None = None) -> Trajec
     return Trajectory(self.input, self.pipeline, r.output, r.states) if r.success else None
 
 # %% ../nbs/07_prompts.ipynb #5f505482
-_INPUT_LABEL = re.compile(r"^\s*(?:new\s+task\s*:\s*)?(?:input\s*(?:\([^)]*\))?\s*:\s*)?", re.I)
+_INPUT_LABEL = re.compile(r"^\s*(?:new\s+task\s*:\s*)?(?:input\s*(?:\([^)]*\)\s*)?:\s*)?", re.I)
 _FUNCS_LABEL = re.compile(r"^\s*functions\s*:\s*", re.I)
 
 def _read_input(text: str, max_items: int) -> TypedList:
@@ -374,6 +409,7 @@ def parse_proposal(text: str, functions: FunctionDefSet | None = None, max_items
                    max_length: int = 8) -> ParsedProposal:
     "Parse a proposer's completion (input line, `Functions:` line) into a checked proposal; never raises on model text."
     functions = functions if functions is not None else default_functions()
+    if as_text(text) is None: return ParsedProposal(None, None, "syntax", f"a completion is text, not {type(text).__name__}")
     lines = [l for l in clean_completion(text).splitlines() if l.strip()]
     if not lines: return ParsedProposal(None, None, "empty", "the completion holds no proposal")
     i, first = 0, _INPUT_LABEL.sub("", lines[0], count=1)
@@ -429,7 +465,7 @@ def answer_text(label: bool) -> str:
 
 def parse_answer(text: str) -> bool | None:
     "A model's answer: True for yes, False for no (any case, leading spaces, trailing punctuation), None otherwise."
-    m = re.match(r"\s*([A-Za-z]+)", text)
+    m = re.match(r"\s*([A-Za-z]+)", as_text(text) or "")
     w = m.group(1).lower() if m else ""
     return True if w == "yes" else False if w == "no" else None
 
@@ -445,7 +481,7 @@ def block_type_prompt(text: str) -> str:
 
 def parse_block_type(text: str, options: Sequence[str]) -> str | None:
     "The block type a model wrote after `BLOCK_START` if it is one of `options`, else None."
-    m = re.match(r"[ \t]*(\w+)", text)
+    m = re.match(r"[ \t]*(\w+)", as_text(text) or "")
     return m.group(1) if m and m.group(1) in options else None
 
 # %% ../nbs/07_prompts.ipynb #f2a51d41

@@ -6,7 +6,7 @@ Docs: https://wandering-light.github.io/wandering_light/stepwise.html.md"""
 
 # %% ../nbs/09d_stepwise.ipynb #d7fc826b
 from __future__ import annotations
-import heapq, itertools, time
+import heapq, itertools, math, time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -21,7 +21,7 @@ from . import prompts as P
 
 # %% auto #0
 __all__ = ['Policy', 'StepPolicy', 'OraclePolicy', 'Rollout', 'rollout_reward', 'as_policy', 'StepwiseSolver', 'GuidedSolver',
-           'predict_results', 'world_accuracy', 'evaluate_stepwise']
+           'parse_result', 'predict_results', 'world_accuracy', 'evaluate_stepwise']
 
 # %% ../nbs/09d_stepwise.ipynb #a291a8aa
 class Policy:
@@ -108,7 +108,7 @@ class Rollout:
     states: list[TypedList]
     tools: list[FunctionDef] = field(default_factory=list)
     logprob: float = 0.0
-    end: str | None = None            # reached, step_failed, invalid (a text policy's bad name), no_tool, too_long, budget
+    end: str | None = None            # reached, step_failed, invalid (a policy's unusable answer), no_tool, too_long, budget
 
     @property
     def reached(self) -> bool: "Did it reach the target?"; return self.end == "reached"
@@ -117,8 +117,22 @@ def _choose(lp: dict[str, float], temperature: float, gen: torch.Generator) -> s
     "The most likely tool (temperature 0), or one sampled from the tempered distribution."
     names = list(lp)
     if temperature <= 0: return max(names, key=lp.get)
-    w = torch.tensor([lp[n] / temperature for n in names]).softmax(-1)
+    top = max(lp.values())                  # shifted first: a finite but huge log-prob must not overflow to inf
+    w = torch.tensor([(lp[n] - top) / temperature for n in names]).softmax(-1)
     return names[int(torch.multinomial(w, 1, generator=gen))]
+
+# %% ../nbs/09d_stepwise.ipynb #b0f2b34c
+def _logprob(v) -> float | None:
+    "`v` as a finite log-probability (any real number type), or None."
+    if isinstance(v, (str, bytes, bytearray)): return None
+    try: p = float(v)
+    except (TypeError, ValueError, OverflowError): return None
+    return p if math.isfinite(p) else None
+
+def _usable(lp: dict, functions: FunctionDefSet, t: type) -> dict[str, float]:
+    "The part of a policy's answer that can be acted on: tools that take item type `t`, with finite log-probabilities."
+    return {n: p for n, v in lp.items() if isinstance(n, str) and n in functions and functions[n].in_cls is t
+            and (p := _logprob(v)) is not None}
 
 # %% ../nbs/09d_stepwise.ipynb #95206fcc
 @patch
@@ -136,6 +150,8 @@ def rollouts(self: Policy, problems: Sequence[tuple], max_steps: int = 8, temper
             r = outs[k]
             if lp is None: r.end = "too_long"; continue
             if not lp: r.end = "no_tool"; continue
+            lp = _usable(lp, self.functions, r.states[-1].item_type)
+            if not lp: r.end = "invalid"; continue
             name = _choose(lp, temperature, gen)
             r.tools.append(self.functions[name]); r.logprob += lp[name]
             try: r.states.append(ex.apply(self.functions[name], r.states[-1]))
@@ -226,7 +242,8 @@ def solve_detailed(self: GuidedSolver, input_list, output_list, available_functi
         if not new: return
         calls += 1
         for k, lp in zip(new, self.policy.logprobs([nodes[k][0] for k in new], [target] * len(new))):
-            for name, l in (lp or {}).items(): heapq.heappush(heap, (-(nodes[k][3] + l), -nodes[k][4], next(tick), k, name))
+            for name, l in _usable(lp or {}, self.policy.functions, nodes[k][0].item_type).items():
+                heapq.heappush(heap, (-(nodes[k][3] + l), -nodes[k][4], next(tick), k, name))
     if src != target: score([0])
     while src != target and heap and used < self.budget:
         new = []
@@ -260,20 +277,22 @@ def _result(self: GuidedSolver, nodes: list, k: int | None, used: int, calls: in
     res.elapsed_s = time.perf_counter() - t0
     return res
 
-# %% ../nbs/09d_stepwise.ipynb #f41e8766
+# %% ../nbs/09d_stepwise.ipynb #1553fdf7
+def parse_result(text, out_cls: type) -> TypedList | None:
+    "A world-model completion read as the values a tool of output type `out_cls` returns, or None (never raises)."
+    try: x = P.parse_value(text)
+    except ValueError: return None
+    if type(x) is not list or not all(type(v) is out_cls for v in x): return None
+    return TypedList(x, out_cls)
+
+# %% ../nbs/09d_stepwise.ipynb #966634af
 def predict_results(model, tokenizer, pairs: Sequence[tuple], batch_size: int = 32,
                     max_new_tokens: int = 96) -> list[TypedList | None]:
     "The model's prediction of each `(values, tool)`'s result, or None where its text is not a list of values."
     from wandering_light.models import generate
     gens = generate(model, tokenizer, [P.world_prompt(v, f) for v, f in pairs], max_new_tokens=max_new_tokens,
                     stop=["\n"], logprobs=False, batch_size=batch_size)
-    out = []
-    for (v, f), g in zip(pairs, gens):
-        try:
-            x = P.parse_value(g[0].text)
-            out.append(TypedList(x, f.out_cls) if type(x) is list else None)
-        except (ValueError, TypeError): out.append(None)
-    return out
+    return [parse_result(g[0].text, f.out_cls) for (v, f), g in zip(pairs, gens)]
 
 # %% ../nbs/09d_stepwise.ipynb #fcecee62
 def world_accuracy(model, tokenizer, pairs: Sequence[tuple], executor: Executor | None = None, **kw) -> dict:

@@ -23,7 +23,7 @@ from ..function_def import FunctionDefSet
 from ..executor import Executor
 from .. import prompts as P
 from ..tasks import DEFAULT_EVAL_SET, InductionTask, default_functions, read_tasks, run_lock
-from ..utils import RunDir, UserError, cli_main, parse_config, write_jsonl
+from ..utils import RunDir, UserError, cli_main, parse_config, write_jsonl, write_json_atomic
 
 # %% ../../nbs/10b_evaluate_proposer.ipynb #27f71347
 def _solves(text: str, task: InductionTask, fs: FunctionDefSet, ex: Executor, max_length: int) -> list[str] | None:
@@ -204,7 +204,14 @@ def _write_run(run: RunDir, a: ProposerEvalConfig, res: ProposerEval, seconds: f
     run.write_report("# Proposer evaluation\n\n" + f"Proposer `{a.model}`, solver `{a.solver_model}`, "
                      f"{a.num_samples} samples, {a.solver_attempts} attempts each.\n\n| figure | value |\n|---|---|\n"
                      + "".join(f"| {k} | {v:.4g} |\n" for k, v in figs.items()))
-    (run.path / "summary.json").write_text(json.dumps({**figs, "line": str(res)}, indent=2) + "\n")
+    write_json_atomic(run.path / "summary.json", {**figs, "line": str(res)})         # last: it marks the run done
+
+# %% ../../nbs/10b_evaluate_proposer.ipynb #8ffb16ec
+def _saved_line(done: Path) -> str | None:
+    "The result line of a finished run's `summary.json`, or None if there is none that can be read (the run is redone)."
+    try: line = json.loads(done.read_text(encoding="utf-8"))["line"]
+    except (OSError, ValueError, KeyError, TypeError): return None
+    return line if isinstance(line, str) else None
 
 # %% ../../nbs/10b_evaluate_proposer.ipynb #0427153c
 def main(argv: list[str] | None = None) -> int:
@@ -214,9 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     config = {k: v for k, v in asdict(a).items() if k not in ("run_dir", "device")}
     with run_lock(a.path):
         run = RunDir(a.path, config)
-        done = run.path / "summary.json"
-        if done.exists():
-            print(json.loads(done.read_text())["line"]); print(f"results: {a.path} (saved)"); return 0
+        saved = _saved_line(run.path / "summary.json")
+        if saved is not None: print(saved); print(f"results: {a.path} (saved)"); return 0
         from wandering_light.models import load_model
         model, tok = load_model(a.model, device=a.device)
         solver = load_model(a.solver_model, device=a.device) if a.solver_model else (None, None)

@@ -14,7 +14,8 @@ from fastcore.basics import patch
 from ..typed_list import TypedList
 from ..function_def import FunctionDefSet
 from ..executor import Executor
-from ..prompts import ParsedPipeline, ParsedProposal, parse_completion, parse_proposal, render_typed_list
+from ..prompts import (ParsedPipeline, ParsedProposal, parse_completion, parse_proposal, render_typed_list,
+                                     as_text)
 from ..tasks import InductionTask, SearchLimits, default_functions, task_from_proposal, ProposalError
 
 # %% auto #0
@@ -68,9 +69,10 @@ def weighted_total(components: dict, weights: dict) -> float:
     "The weighted sum of reward components (weights missing from `weights` count 0)."
     return float(sum(weights.get(k, 0.0) * v for k, v in components.items()))
 
-def is_canonical(completion: str, parsed: ParsedPipeline) -> bool:
+def is_canonical(completion: str | bytes, parsed: ParsedPipeline) -> bool:
     "Is the completion exactly the trained form `' double, inc'` of its pipeline (a trailing newline allowed)?"
-    return parsed.ok and completion.removesuffix("\n") == " " + ", ".join(parsed.names)
+    text = as_text(completion)
+    return parsed.ok and text is not None and text.removesuffix("\n") == " " + ", ".join(parsed.names)
 
 # %% ../../nbs/11_rewards.ipynb #c1d13448
 def score_induction(completion: str, input: TypedList, output: TypedList, certified_length: int | None = None,
@@ -220,8 +222,10 @@ class CompletionLog:
         "Append records (one line each) in one write (processes of a distributed launch share the file)."
         if not records: return
         data = "".join(json.dumps(r, default=str) + "\n" for r in records).encode("utf-8")
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
         try:
+            end = os.lseek(fd, 0, os.SEEK_END)
+            if end and os.pread(fd, 1, end - 1) != b"\n": data = b"\n" + data     # after a torn line: a line of its own
             view = memoryview(data)
             while view: view = view[os.write(fd, view):]
         finally: os.close(fd)
@@ -232,7 +236,7 @@ def read(self: CompletionLog) -> list[dict]:
     "All complete records (a line cut short by a kill is skipped)."
     if not self.path.exists(): return []
     out = []
-    for line in self.path.read_text(encoding="utf-8").splitlines():
+    for line in self.path.read_text(encoding="utf-8", errors="replace").splitlines():
         try: out.append(json.loads(line))
         except json.JSONDecodeError: continue
     return out
