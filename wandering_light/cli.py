@@ -131,7 +131,7 @@ def dashboard_main(argv: list[str] | None = None) -> int:
     if importlib.util.find_spec("voila") is None:
         raise UserError("voila is not installed: pip install voila (it is in the project's dev extras)")
     runs = a.runs or "runs"
-    read_tasks(a.tasks)                                                # a malformed task file fails here, clearly
+    if not read_tasks(a.tasks): raise UserError(f"{a.tasks}: no tasks (an empty task file)")   # malformed ones fail here too
     if a.traces is not None and not load_traces(a.traces): raise UserError(f"{a.traces}: no agent traces")
     if a.grpo is not None: load_completions(a.grpo)
     port = a.port or free_port()
@@ -152,8 +152,8 @@ class AgentArgs:
     out: str = field(metadata={"help": "the run directory"})
     tasks: str | None = field(default=None, metadata={"help": "a certified task record file (JSON lines, .gz allowed) "
                               "or a packaged set's name"})
-    generate: int | None = field(default=None, metadata={"help": "generate N tasks by random walks relabelled with BFS"})
-    limit: int | None = field(default=None, metadata={"help": "only the first LIMIT tasks"})
+    generate: int | None = field(default=None, metadata={"help": "generate N tasks by random walks relabelled with BFS", "min": 1})
+    limit: int | None = field(default=None, metadata={"help": "only the first LIMIT tasks", "min": 1})
     policy: str | None = field(default=None, metadata={"help": "who writes the blocks (default: expert; model with --model)",
                                "choices": ["expert", "model", "random"]})
     scorer: str | None = field(default=None, metadata={"help": "who scores candidates (default: lint; logit with --model)",
@@ -162,11 +162,11 @@ class AgentArgs:
                               "checkpoint directory, or with --base-url the name of a served model"})
     base_url: str | None = field(default=None, metadata={"help": "an OpenAI-compatible server (e.g. wl serve) that serves --model"})
     temperature: float = field(default=1.0, metadata={"help": "the model's sampling temperature for candidates"})
-    budget: int = field(default=4, metadata={"help": "ticks per task"})
+    budget: int = field(default=4, metadata={"help": "ticks per task", "min": 1})
     max_retries: int = field(default=2, metadata={"help": "retries within a tick after a failure"})
-    n: int = field(default=1, metadata={"help": "candidates per action and expectation block"})
+    n: int = field(default=1, metadata={"help": "candidates per action and expectation block", "min": 1})
     max_n: int = field(default=4, metadata={"help": "escalation cap"})
-    threshold: float = field(default=0.5, metadata={"help": "escalate when the best candidate's confidence is below this"})
+    threshold: float = field(default=0.5, metadata={"help": "escalate when the best candidate's confidence is below this", "max": 1})
     heldout: int = field(default=8, metadata={"help": "held-out examples per task"})
     slip_prob: float = field(default=0.2, metadata={"help": "the expert's probability of slipping first"})
     lengths: str = field(default="1,3", metadata={"help": "walk lengths of generated tasks, MIN,MAX"})
@@ -210,13 +210,37 @@ def _agent_loop(a: AgentArgs, functions):
     scorer = model_scorer if a.scorer == "logit" else make_scorer(a.scorer)
     return AgentLoop(policy, scorer, functions, AgentConfig(a.budget, a.max_retries, a.n, a.max_n, a.threshold, a.heldout, a.seed))
 
+# %% ../nbs/40_cli.ipynb #a0aeb8d3
+def _log_task(run, i: int, task, r: dict):
+    "Log task `i`'s event from its trace's result (a no-op if it is logged already)."
+    run.log("task", key=f"task-{i}", id=task.id, solved=r["solved"], ticks=r["ticks"], errors=r["errors"],
+            backtracks=r["backtracks"], retries=r["retries"], stop_reason=r["stop_reason"])
+
+def _agent_done(run, tasks) -> set[int]:
+    "Tasks with a trace in `results/traces.jsonl` (the file rewritten without torn lines or repeats); their events logged."
+    import json
+    from wandering_light.utils import write_jsonl
+    path, keep, seen = run.results / "traces.jsonl", [], set()
+    data = path.read_bytes() if path.exists() else b""
+    dirty = bool(data) and not data.endswith(b"\n")
+    for line in data.split(b"\n"):
+        if not line.strip(): continue
+        try: d = json.loads(line); i = d["meta"]["task_index"]; d["result"]["solved"]
+        except (ValueError, KeyError, TypeError, RecursionError): dirty = True; continue     # cut short by a kill
+        if i in seen or not isinstance(i, int) or not 0 <= i < len(tasks): dirty = True; continue
+        seen.add(i); keep.append(d)
+    if dirty: write_jsonl(path, keep)
+    for d in keep: _log_task(run, d["meta"]["task_index"], tasks[d["meta"]["task_index"]], d["result"])
+    return seen
+
 # %% ../nbs/40_cli.ipynb #8c543686
 def _agent_run_tasks(loop, tasks, run, quiet: bool):
-    "Run the tasks the run directory has not logged yet, appending each trace as it finishes."
+    "Run the tasks that have no trace yet, appending each trace (then its event) as it finishes."
     from tqdm.auto import tqdm
     from wandering_light.backends import BackendError
     from wandering_light.utils import append_jsonl
-    todo = [(i, t) for i, t in enumerate(tasks) if not run.logged(f"task-{i}")]
+    done = _agent_done(run, tasks)
+    todo = [(i, t) for i, t in enumerate(tasks) if i not in done]
     bar, prior = tqdm(todo, desc="agent", unit="task", disable=quiet), run.events("task")
     n_done, n_solved = len(prior), sum(bool(e.get("solved")) for e in prior)
     for i, task in bar:
@@ -226,10 +250,8 @@ def _agent_run_tasks(loop, tasks, run, quiet: bool):
                             f"kept, run again to resume") from None
         tr.meta["task_index"] = i
         append_jsonl(run.results / "traces.jsonl", tr.to_json())
-        r = tr.result
-        run.log("task", key=f"task-{i}", id=task.id, solved=r["solved"], ticks=r["ticks"], errors=r["errors"],
-                backtracks=r["backtracks"], retries=r["retries"], stop_reason=r["stop_reason"])
-        n_done, n_solved = n_done + 1, n_solved + r["solved"]
+        _log_task(run, i, task, tr.result)
+        n_done, n_solved = n_done + 1, n_solved + tr.result["solved"]
         bar.set_postfix(solved=f"{n_solved}/{n_done}")
 
 # %% ../nbs/40_cli.ipynb #61782bb3
@@ -249,6 +271,7 @@ def agent_main(argv: list[str] | None = None) -> int:
     "Run the agent loop on tasks and write traces and training exports into a run directory."
     import json
     from wandering_light.utils import RunDir
+    from wandering_light.tasks import run_lock
     from wandering_light.calibration import calibration
     from wandering_light.agent.views import read_agent_tasks, generate_tasks, _default_functions
     from wandering_light.agent.exports import write_exports, summarize, grounded_labels, _load_traces
@@ -262,11 +285,12 @@ def agent_main(argv: list[str] | None = None) -> int:
     tasks = read_agent_tasks(a.tasks, functions) if a.tasks else generate_tasks(a.generate, a.seed, a.walk_lengths(), functions)
     if a.limit: tasks = tasks[: a.limit]
     if not tasks: raise UserError("no tasks to run")
-    run = RunDir(a.out, config)
-    _agent_run_tasks(_agent_loop(a, functions), tasks, run, a.quiet)
-    traces = _load_traces(run.results / "traces.jsonl")
-    counts, summary = write_exports(traces, run.results), summarize(traces)
-    run.log("summary", **summary, exports=counts)
-    run.write_report(_agent_report(a, summary, counts, calibration(grounded_labels(traces))))
+    with run_lock(a.out):                                   # one writer at a time; a file in its place is one line
+        run = RunDir(a.out, config)
+        _agent_run_tasks(_agent_loop(a, functions), tasks, run, a.quiet)
+        traces = _load_traces(run.results / "traces.jsonl")
+        counts, summary = write_exports(traces, run.results), summarize(traces)
+        run.log("summary", **summary, exports=counts)
+        run.write_report(_agent_report(a, summary, counts, calibration(grounded_labels(traces))))
     print(json.dumps({"run_dir": str(run.path), **summary, "exports": counts}))
     return 0

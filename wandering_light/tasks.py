@@ -19,7 +19,7 @@ from .trajectory import Trajectory, random_walk
 from .solver import Expansion, SearchSpace, bfs
 from .routes import RouteGraph
 
-from .utils import RunDir, UserError, parse_config, read_jsonl, write_jsonl
+from .utils import RunDir, UserError, parse_config, read_jsonl, run_path, write_json_atomic, write_jsonl
 
 # %% auto #0
 __all__ = ['SCHEMA_VERSION', 'PACKAGED_TASK_SETS', 'DEFAULT_EVAL_SET', 'load_tasks', 'INPUT_TYPES', 'VALUE_MAKERS', 'SPLITS',
@@ -454,7 +454,7 @@ def make_proposer_tasks(pool: Sequence[InductionTask], n: int, n_examples: int =
 @contextlib.contextmanager
 def run_lock(path: str | Path):
     "Hold an exclusive lock on the run directory `path` (created if needed); `UserError` if another process holds it."
-    path = Path(path); path.mkdir(parents=True, exist_ok=True)
+    path = run_path(path); path.mkdir(parents=True, exist_ok=True)
     try: import fcntl
     except ImportError: yield; return          # no advisory locks on this platform
     f = open(path / ".lock", "w")
@@ -496,10 +496,18 @@ def _check_data_args(n_tasks: int, n_deep: int, n_proposer: int, max_length: int
     "`UserError` for arguments of `create_data` that cannot work."
     if n_tasks < 0 or n_deep < 0 or n_proposer < 0: raise UserError("task counts must not be negative")
     if not (1 <= max_length <= 8): raise UserError("max_length must be between 1 and 8")
-    if len(fractions) != 3 or abs(sum(fractions) - 1) > 1e-9 or min(fractions) < 0:
+    if len(fractions) != 3 or not all(0 <= f <= 1 for f in fractions) or abs(sum(fractions) - 1) > 1e-9:   # NaN fails too
         raise UserError("split fractions must be three non-negative numbers that sum to 1")
     if method not in ("walk", "expansion"): raise UserError(f"unknown method {method!r}; choose walk or expansion")
     if routes and method != "expansion": raise UserError("route labels (--routes) come from forward expansions: use --method expansion")
+
+def _check_positive(**sizes):
+    "`UserError` unless each size or limit is a whole number of at least 1 (a time limit: a number of at least 0, or None)."
+    for k, v in sizes.items():
+        if k.startswith("timeout"):
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < float("inf")):
+                raise UserError(f"{k} must be a number of seconds, 0 or more (got {v!r:.40})")
+        elif isinstance(v, bool) or not isinstance(v, int) or v < 1: raise UserError(f"{k} must be a whole number, 1 or more (got {v!r:.40})")
 
 # %% ../nbs/06_tasks.ipynb #7c99c3f9
 def _walk_shard(i: int, fs: FunctionDefSet, config: dict, method: str, weights: dict | None, limits: SearchLimits,
@@ -545,7 +553,7 @@ def _write_data_report(run: RunDir, fs: FunctionDefSet, seed: int, summary: dict
     lines += [f"| `{f}` | {v['tasks']} | {v.get('by_distance', '')} |" for f, v in summary["files"].items()]
     lines += ["", "Statistics: " + ", ".join(f"{k} {v}" for k, v in summary["stats"].items())]
     run.write_report("\n".join(lines) + "\n")
-    (run.path / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    write_json_atomic(run.path / "summary.json", summary)
 
 # %% ../nbs/06_tasks.ipynb #be95614e
 def create_data(out: str | Path, n_tasks: int = 1000, seed: int = 0, max_length: int = 4, walks_per_root: int = 4,
@@ -558,6 +566,8 @@ def create_data(out: str | Path, n_tasks: int = 1000, seed: int = 0, max_length:
     "Generate certified task data into the run directory `out` (see above); returns the summary."
     from tqdm.auto import tqdm
     _check_data_args(n_tasks, n_deep, n_proposer, max_length, fractions, method, routes)
+    _check_positive(walks_per_root=walks_per_root, roots_per_shard=roots_per_shard, max_states=max_states,
+                    deep_max_states=deep_max_states, proposer_examples=proposer_examples, timeout_s=timeout_s)
     fs = functions if functions is not None else default_functions()
     config = dict(n_tasks=n_tasks, seed=seed, max_length=max_length, walks_per_root=walks_per_root,
                   roots_per_shard=roots_per_shard, n_deep=n_deep, deep_min_distance=deep_min_distance,
@@ -612,16 +622,16 @@ class DataConfig:
     deep: int = field(default=0, metadata={"help": "deep tasks (distances --deep-min..--deep-max) by forward expansion", "min": 0})
     deep_min: int = field(default=5, metadata={"help": "shortest distance of a deep task"})
     deep_max: int = field(default=8, metadata={"help": "longest distance of a deep task"})
-    deep_max_states: int = field(default=300_000, metadata={"help": "state limit of one deep expansion"})
+    deep_max_states: int = field(default=300_000, metadata={"help": "state limit of one deep expansion", "min": 1})
     proposer: int = field(default=0, metadata={"help": "proposer tasks, spread over the splits", "min": 0})
-    examples: int = field(default=3, metadata={"help": "solved examples in a proposer task"})
+    examples: int = field(default=3, metadata={"help": "solved examples in a proposer task", "min": 1})
     seed: int = field(default=0, metadata={"help": "random seed"})
     max_length: int = field(default=4, metadata={"help": "longest random walk (so the largest walk-task distance)", "min": 1, "max": 8})
-    walks_per_root: int = field(default=4, metadata={"help": "tasks per root (walks, or targets of an expansion)"})
+    walks_per_root: int = field(default=4, metadata={"help": "tasks per root (walks, or targets of an expansion)", "min": 1})
     method: str = field(default="walk", metadata={"choices": ["walk", "expansion"], "help": "walk: random walks "
                         "relabelled by search; expansion: several targets read off one forward expansion per root, "
                         "distances weighted like the evaluation set (much faster)"})
-    max_states: int = field(default=200_000, metadata={"help": "state limit of one labelling search"})
+    max_states: int = field(default=200_000, metadata={"help": "state limit of one labelling search", "min": 1})
     timeout: float = field(default=10.0, metadata={"help": "time limit of one labelling search, seconds"})
     split: str = field(default="0.8,0.1,0.1", metadata={"help": "train,validation,test fractions"})
     include_eval_inputs: bool = field(default=False, metadata={"help": "do not exclude the packaged eval set's inputs"})
@@ -648,7 +658,7 @@ class DataConfig:
         "Checks that span fields: `UserError` for a bad `--split` or deep-distance range."
         self.fractions
         w = self.distance_weights
-        if w is not None and (min(w) < 1 or max(w) > 8 or min(w.values()) < 0 or not sum(w.values())):
+        if w is not None and (min(w) < 1 or max(w) > 8 or not all(0 <= v <= 1e9 for v in w.values()) or not sum(w.values())):
             raise UserError("--weights: distances 1 to 8, weights not negative, not all zero")
         if self.deep and not (1 <= self.deep_min <= self.deep_max <= 12): raise UserError("need 1 <= --deep-min <= --deep-max <= 12")
 
@@ -734,6 +744,7 @@ def verify_main(argv: list[str] | None = None) -> int:
     bad = 0
     for f in a.files:
         tasks = read_tasks(f)
+        if not tasks: raise UserError(f"{f}: no tasks (the file is empty); nothing to verify")
         vs = verify_tasks(tasks, max_states=a.max_states, timeout_s=a.timeout, progress=not a.quiet)
         for v in vs:
             if v.status != "ok": print(v)

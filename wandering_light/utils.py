@@ -6,13 +6,14 @@ Docs: https://wandering-light.github.io/wandering_light/utils.html.md"""
 
 # %% ../nbs/00a_utils.ipynb #f78c683f
 from __future__ import annotations
-import argparse, contextlib, dataclasses, gzip, io, json, os, sys, time, traceback
+import argparse, contextlib, dataclasses, glob, gzip, io, json, math, os, sys, time, traceback
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
+from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['CONFIG_KEYS', 'UserError', 'cli_main', 'read_jsonl', 'write_jsonl', 'append_jsonl', 'RunDir', 'check_config',
-           'parse_config', 'rerun_as_module']
+__all__ = ['CONFIG_KEYS', 'UserError', 'cli_main', 'read_jsonl', 'write_jsonl', 'write_text_atomic', 'write_json_atomic',
+           'append_jsonl', 'save_figure', 'run_path', 'RunDir', 'check_config', 'parse_config', 'rerun_as_module']
 
 # %% ../nbs/00a_utils.ipynb #2c014a03
 class UserError(Exception):
@@ -33,7 +34,10 @@ def cli_main(main: Callable[[list[str] | None], Any], argv: list[str] | None = N
     except BrokenPipeError:     # `wl ... | head`: the reader left; stop quietly, as Unix tools do
         with contextlib.suppress(OSError): os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
-    print(f"{prog}: error: {msg}", file=sys.stderr)
+    except OSError as e:        # a folder where a file should be, no permission, a full disk: the system's one line
+        if os.environ.get("WL_DEBUG"): raise
+        msg = f"{e.filename}: {e.strerror}" if e.filename and e.strerror else str(e)
+    print(f"{prog}: error: {(msg.strip().splitlines() or ['failed, with no message'])[0]}", file=sys.stderr)
     return 2
 
 # %% ../nbs/00a_utils.ipynb #570c2d9f
@@ -44,21 +48,39 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:
     "Yield `(line_number, object)` for each non-blank line; `UserError` naming file and line for bad JSON."
     path = Path(path)
     if not path.exists(): raise UserError(f"{path}: no such file")
+    if path.is_dir(): raise UserError(f"{path}: a folder, not a file")
     try:
         with _open_text(path, "r") as f:
             for i, line in enumerate(f, 1):
                 if not line.strip(): continue
                 try: yield i, json.loads(line)
-                except json.JSONDecodeError as e: raise UserError(f"{path}:{i}: malformed JSON ({e.msg})") from None
-    except (OSError, EOFError, UnicodeDecodeError) as e:
+                except (ValueError, RecursionError) as e:      # ValueError: also an int of over 4300 digits
+                    why = e.msg if isinstance(e, json.JSONDecodeError) else "nested too deeply" if isinstance(e, RecursionError) else str(e).split(":")[0]
+                    raise UserError(f"{path}:{i}: malformed JSON ({why})") from None
+    except (OSError, EOFError, UnicodeDecodeError, gzip.BadGzipFile) as e:
         if isinstance(e, UserError): raise
         raise UserError(f"{path}: cannot read ({e})") from None
+
+# %% ../nbs/00a_utils.ipynb #b2b58601
+def _alive(pid: int) -> bool:
+    "Whether process `pid` exists (a temporary file of a live writer is its own business)."
+    try: os.kill(pid, 0)
+    except ProcessLookupError: return False
+    except OSError: return True                  # exists, but belongs to someone else
+    return True
+
+def _tmp_path(path: Path) -> Path:
+    "A temporary name of this process's beside `path`, keeping its suffix (`.gz` stays gzip); killed writers' ones removed."
+    for p in path.parent.glob(f".tmp*.{glob.escape(path.name)}"):
+        pid = p.name[4:-len(path.name) - 1]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            with contextlib.suppress(OSError): p.unlink()
+    return path.with_name(f".tmp{os.getpid()}.{path.name}")
 
 def write_jsonl(path: str | Path, rows: Iterable[Any]) -> int:
     "Write rows atomically; returns the number written."
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".tmp{os.getpid()}.{path.name}")   # keeps the suffix, so .gz stays gzip
-    n = 0
+    tmp, n = _tmp_path(path), 0
     try:
         with _open_text(tmp, "w") as f:
             for r in rows: f.write(json.dumps(r) + "\n"); n += 1
@@ -67,22 +89,76 @@ def write_jsonl(path: str | Path, rows: Iterable[Any]) -> int:
         if tmp.exists(): tmp.unlink()
     return n
 
+# %% ../nbs/00a_utils.ipynb #163132e1
+def write_text_atomic(path: str | Path, text: str) -> Path:
+    "Write `text` to `path` atomically (a temporary file, then a rename); returns the path."
+    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = _tmp_path(path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists(): tmp.unlink()
+    return path
+
+def write_json_atomic(path: str | Path, obj: Any) -> Path:
+    "Write `obj` as indented JSON (and a final newline) to `path` atomically."
+    return write_text_atomic(path, json.dumps(obj, indent=2, default=str) + "\n")
+
+# %% ../nbs/00a_utils.ipynb #62aaa182
 def append_jsonl(path: str | Path, row: Any):
-    "Append one row and flush it to disk (for logs that must survive a kill)."
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(json.dumps(row) + "\n"); f.flush(); os.fsync(f.fileno())
+    "Append one row and flush it to disk (for logs that must survive a kill); a torn last line is closed first."
+    line = (json.dumps(row) + "\n").encode("utf-8")
+    with open(path, "ab+") as f:
+        if f.seek(0, os.SEEK_END) > 0:
+            f.seek(-1, os.SEEK_END)
+            if f.read(1) != b"\n": line = b"\n" + line
+        f.write(line); f.flush(); os.fsync(f.fileno())
+
+# %% ../nbs/00a_utils.ipynb #d3406d74
+def save_figure(fig, path: str | Path, **kw) -> Path:
+    "Save matplotlib figure `fig` to `path` atomically (the format from the suffix); `kw` go to `savefig`."
+    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = _tmp_path(path)
+    try:
+        fig.savefig(tmp, **kw)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists(): tmp.unlink()
+    return path
+
+# %% ../nbs/00a_utils.ipynb #d50f5659
+def run_path(path: str | Path) -> Path:
+    "`path` as a run directory: a folder or not there yet; `UserError` if it, or the nearest existing parent, is a file."
+    path = Path(path)
+    if path.exists() and not path.is_dir(): raise UserError(f"{path}: not a directory; give a run directory that is a folder or does not exist yet")
+    for p in path.parents:
+        if p.exists():
+            if not p.is_dir(): raise UserError(f"{path}: {p} is a file, not a directory; give another run directory")
+            break
+    return path
+
+# %% ../nbs/00a_utils.ipynb #a4bcea69
+def _read_run_config(cfg_path: Path) -> dict:
+    "The saved config of a run; `UserError` saying what to do if it is unreadable."
+    try: old = json.loads(cfg_path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError): old = None
+    if not isinstance(old, dict):
+        raise UserError(f"{cfg_path}: unreadable or not a JSON object (cut short?); restore it, delete it to reuse the "
+                        "directory's results with this command's config, or use another run directory")
+    return old
 
 # %% ../nbs/00a_utils.ipynb #645523db
 class RunDir:
     "A run directory (see the table above); reopening one resumes it."
     def __init__(self, path: str | Path, config: dict | None = None, resume: bool = True,
                  ignore_keys: Iterable[str] = ("resume", "run_dir", "wandb_run_name", "log_with")):
-        self.path = Path(path)
+        self.path = run_path(path)
         cfg_path = self.path / "config.json"
         self.resumed = cfg_path.exists()
         if self.resumed:
             if not resume: raise UserError(f"{self.path} already holds a run; pass --resume to continue it, or choose another directory")
-            old = json.loads(cfg_path.read_text())
+            old = _read_run_config(cfg_path)
             if config is not None:
                 ign = set(ignore_keys)
                 diff = sorted(k for k in set(old) | set(config) if k not in ign and old.get(k) != config.get(k))
@@ -91,7 +167,7 @@ class RunDir:
         else:
             self.config = dict(config or {})
         for sub in ("checkpoints", "results", "plots"): (self.path / sub).mkdir(parents=True, exist_ok=True)
-        if not self.resumed: (self.path / "config.json").write_text(json.dumps(self.config, indent=2, default=str))
+        if not self.resumed: write_text_atomic(cfg_path, json.dumps(self.config, indent=2, default=str))
         self._keys = {e["key"] for e in self.events() if "key" in e}
 
     @property
@@ -102,34 +178,41 @@ class RunDir:
     def results(self) -> Path: "Where results files go."; return self.path / "results"
     @property
     def plots(self) -> Path: "Where plots go."; return self.path / "plots"
-
-    def events(self, kind: str | None = None) -> list[dict]:
-        "Logged events (of one `kind`, if given), in order."
-        if not self.metrics_path.exists(): return []
-        out = []
-        with open(self.metrics_path, encoding="utf-8") as f:
-            for line in f:
-                try: e = json.loads(line)
-                except json.JSONDecodeError: continue     # a line cut short by a kill
-                if kind is None or e.get("kind") == kind: out.append(e)
-        return out
-
-    def logged(self, key: str) -> bool: "Whether an event with `key` was logged (a step that resumes skips it)."; return key in self._keys
-
-    def log(self, kind: str, key: str | None = None, **fields) -> bool:
-        "Append an event; with `key`, skip it if an event with that key was already logged. Returns whether written."
-        if key is not None:
-            if key in self._keys: return False
-            self._keys.add(key)
-        e = {"kind": kind, "time": round(time.time(), 3), **({"key": key} if key is not None else {}), **fields}
-        append_jsonl(self.metrics_path, e)
-        return True
-
-    def write_report(self, text: str) -> Path:
-        "Write `report.md`, the run's summary for people."
-        p = self.path / "report.md"; p.write_text(text); return p
-
     def __repr__(self): return f"RunDir({str(self.path)!r}{', resumed' if self.resumed else ''})"
+
+# %% ../nbs/00a_utils.ipynb #1e743c20
+@patch
+def events(self: RunDir, kind: str | None = None) -> list[dict]:
+    "Logged events (of one `kind`, if given), in order; a line cut short by a kill is skipped."
+    if not self.metrics_path.exists(): return []
+    out = []
+    with open(self.metrics_path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            try: e = json.loads(line)
+            except (json.JSONDecodeError, RecursionError): continue
+            if isinstance(e, dict) and (kind is None or e.get("kind") == kind): out.append(e)
+    return out
+
+@patch
+def logged(self: RunDir, key: str) -> bool:
+    "Whether an event with `key` was logged (a step that resumes skips it)."
+    return key in self._keys
+
+# %% ../nbs/00a_utils.ipynb #fea9faec
+@patch
+def log(self: RunDir, kind: str, key: str | None = None, **fields) -> bool:
+    "Append an event; with `key`, skip it if an event with that key was already logged. Returns whether written."
+    if key is not None:
+        if key in self._keys: return False
+        self._keys.add(key)
+    e = {"kind": kind, "time": round(time.time(), 3), **({"key": key} if key is not None else {}), **fields}
+    append_jsonl(self.metrics_path, e)
+    return True
+
+@patch
+def write_report(self: RunDir, text: str) -> Path:
+    "Write `report.md`, the run's summary for people (atomically)."
+    return write_text_atomic(self.path / "report.md", text)
 
 # %% ../nbs/00a_utils.ipynb #873078a2
 CONFIG_KEYS = ("min", "max", "positional")    # our metadata keys; argparse never sees them
@@ -179,13 +262,28 @@ def _config_parser(cls, prog: str, description: str | None, show_all: bool):
     return p
 
 # %% ../nbs/00a_utils.ipynb #6d88fe02
+def _number_kind(f) -> str | None:
+    "'int' or 'float' for a field annotated with that number type (optionally `| None`), else None."
+    t = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))
+    t = t.replace("Optional[", "").replace("| None", "").replace("]", "").strip()
+    return t if t in ("int", "float") else None
+
+# %% ../nbs/00a_utils.ipynb #fb3c3e27
+def _check_number(f, v, own: bool):
+    "`UserError` if value `v` of field `f` breaks its type or its `min`/`max` (default min 0 for our own options)."
+    kind, flag = _number_kind(f), "--" + f.name.replace("_", "-")
+    if v is None or kind is None: return
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or (kind == "int" and not isinstance(v, int)):
+        raise UserError(f"{flag} must be {'a whole number' if kind == 'int' else 'a number'} (got {v!r:.60})")
+    if not math.isfinite(v): raise UserError(f"{flag} must be a finite number (got {v})")
+    lo, hi = f.metadata.get("min", 0 if own else None), f.metadata.get("max")
+    if lo is not None and v < lo: raise UserError(f"{flag} must be {lo} or more (got {v})")
+    if hi is not None and v > hi: raise UserError(f"{flag} must be {hi} or less (got {v})")
+
 def check_config(cfg) -> Any:
-    "Check the `min`/`max` metadata of every field of dataclass `cfg`, then `cfg.validate()` if it has one."
-    for f in dataclasses.fields(cfg):
-        v, lo, hi = getattr(cfg, f.name), f.metadata.get("min"), f.metadata.get("max")
-        if v is None or isinstance(v, bool) or not isinstance(v, (int, float)): continue
-        if lo is not None and v < lo: raise UserError(f"--{f.name.replace('_', '-')} must be {lo} or more (got {v})")
-        if hi is not None and v > hi: raise UserError(f"--{f.name.replace('_', '-')} must be {hi} or less (got {v})")
+    "Check every number field of dataclass `cfg` (see above), then `cfg.validate()` if it has one."
+    own = _own_fields(type(cfg))
+    for f in dataclasses.fields(cfg): _check_number(f, getattr(cfg, f.name), f.name in own)
     if hasattr(cfg, "validate"): cfg.validate()
     return cfg
 
@@ -224,8 +322,11 @@ def parse_config(cls, argv: list[str] | None = None, prog: str = "wl", descripti
     missing = [k for k, f in fields.items() if ns.get(k) is None and f.default is dataclasses.MISSING
                and f.default_factory is dataclasses.MISSING]
     if missing: raise UserError(f"missing {', '.join('--' + m.replace('_', '-') for m in missing)} (see `{prog} --help`)")
+    own = _own_fields(cls)
+    for k, v in ns.items():                 # before the dataclass sees them: its __post_init__ may choke on inf or nan
+        if k in fields: _check_number(fields[k], v, k in own)
     try: cfg = cls(**{k: v for k, v in ns.items() if k in fields})
-    except ValueError as e: raise UserError(str(e).strip().splitlines()[0]) from None
+    except (ValueError, TypeError, OverflowError) as e: raise UserError(str(e).strip().splitlines()[0]) from None
     return check_config(cfg)
 
 # %% ../nbs/00a_utils.ipynb #522bdf95

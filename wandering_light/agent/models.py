@@ -16,6 +16,7 @@ from ..function_def import FunctionDefSet
 from .blocks import Block, Trace, render_blocks, block_header, completion_body
 from ..prompts import Q_RUNS, Q_PROGRESS, Q_REACH, Q_EXPECT
 from ..calibration import p_yes_from_top
+from ..utils import write_text_atomic
 from .views import TaskView
 from .candidates import BlockContext, SCORING_QUESTIONS
 
@@ -188,7 +189,7 @@ EVALUATOR_DIR = "evaluator"          # a second set of weights for the logit eva
 def save_agent_config(path: str | Path, window: Window, **extra) -> Path:
     "Write `agent.json` (the window, and anything in `extra`) into a checkpoint directory."
     out = Path(path) / AGENT_CONFIG
-    out.write_text(json.dumps({"window": window.to_json(), **extra}, indent=1) + "\n")
+    write_text_atomic(out, json.dumps({"window": window.to_json(), **extra}, indent=1) + "\n")
     return out
 
 def read_agent_config(path: str | Path) -> dict:

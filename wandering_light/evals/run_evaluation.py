@@ -17,7 +17,7 @@ from ..executor import Executor
 from ..function_def import FunctionDefSet
 from ..solver import Solver, SolveResult, get_solver_by_name, solver_names
 from ..tasks import DEFAULT_EVAL_SET, InductionTask, default_functions, read_tasks, resolve_task_file, run_lock
-from ..utils import RunDir, UserError, cli_main, parse_config, write_jsonl
+from ..utils import RunDir, UserError, cli_main, parse_config, save_figure, write_json_atomic, write_jsonl
 
 # %% auto #0
 __all__ = ['check_answer', 'evaluate_task', 'summarize', 'plot_summary', 'load_results', 'default_run_dir', 'report_text',
@@ -103,7 +103,7 @@ def _plot_by_distance(summary: dict, path: Path) -> Path:
     ax.set_xticks(range(len(dists)), [f"{d}\n(n={counts[d]})" for d in dists])
     ax.set_xlabel("certified distance"); ax.set_ylabel("success rate"); ax.set_ylim(0, 1.05)
     ax.set_title("Success by certified distance"); ax.legend(fontsize=8)
-    fig.tight_layout(); fig.savefig(path, dpi=110)
+    fig.tight_layout(); save_figure(fig, path, dpi=110)
     return path
 
 # %% ../../nbs/10_evals.ipynb #17b2d063
@@ -118,7 +118,7 @@ def _plot_by_solver(summary: dict, path: Path) -> Path:
         ax.annotate(f"{summary[n]['solved']}/{summary[n]['tasks']}", (b.get_x() + b.get_width() / 2, b.get_height()),
                     ha="center", va="bottom", fontsize=8)
     ax.set_ylim(0, 1.12); ax.set_ylabel("success rate"); ax.set_title("Success by solver")
-    fig.tight_layout(); fig.savefig(path, dpi=110)
+    fig.tight_layout(); save_figure(fig, path, dpi=110)
     return path
 
 def plot_summary(summary: dict, plots_dir: str | Path) -> list[Path]:
@@ -226,6 +226,8 @@ def run_evaluation(eval_file: str | Path = DEFAULT_EVAL_SET, solver_names: Seque
     if isinstance(solver_names, str): solver_names = [n.strip() for n in solver_names.split(",") if n.strip()]
     if not solver_names and not solvers: raise UserError("no solver names given")
     if num_samples is not None and num_samples < 1: raise UserError("--num_samples must be at least 1")
+    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int) or budget < 1):
+        raise UserError(f"--budget must be a whole number, 1 or more (got {budget!r:.40})")
     if sample not in ("first", "random"): raise UserError(f"--sample must be 'first' or 'random', not {sample!r}")
     fs = functions if functions is not None else default_functions()
     names, built = _build_solvers(solver_names, budget, solver_args, solvers)
@@ -242,7 +244,7 @@ def run_evaluation(eval_file: str | Path = DEFAULT_EVAL_SET, solver_names: Seque
         run.log("start", tasks=len(index), resumed=run.resumed)
         ex = Executor(fs)
         summary = {n: summarize(_run_solver(run, n, built[n], index, all_tasks, ex, functions, seed, progress)) for n in names}
-        (run.path / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+        write_json_atomic(run.path / "summary.json", summary)
         run.log("summary", summary=summary)
         if plots: plot_summary(summary, run.plots)
         run.write_report(report_text(summary, config))
@@ -257,10 +259,11 @@ class EvalConfig:
         "help": f"task file (.jsonl or .jsonl.gz) or packaged task set; None: {DEFAULT_EVAL_SET}"})
     solver_names: list[str] = field(default_factory=lambda: ["bfs"], metadata={
         "help": "solver names, comma- or space-separated (the known ones are listed above)"})
-    num_samples: int | None = field(default=None, metadata={"help": "evaluate N tasks; None: all of them"})
+    num_samples: int | None = field(default=None, metadata={"help": "evaluate N tasks; None: all of them", "min": 1})
     sample: str = field(default="first", metadata={"help": "which N tasks: the first N of the file, or a seeded random N",
                                                    "choices": ["first", "random"]})
-    budget: int | None = field(default=None, metadata={"help": "solver budget (bfs: max pipeline length; random: tries)"})
+    budget: int | None = field(default=None, metadata={"help": "solver budget (bfs: max pipeline length; random: tries)",
+                                                       "min": 1})
     run_dir: str | None = field(default=None, metadata={
         "help": "run directory; None: runs/eval/<file>-<solvers>-b<budget>-n<N>-s<seed>"})
     seed: int = field(default=0, metadata={"help": "seed of the task sample and the solvers"})

@@ -22,7 +22,7 @@ __all__ = ['TRACKERS', 'VOLATILE', 'LORA_TARGETS', 'is_main_process', 'wait_for'
 import torch
 from transformers import TrainerCallback
 from ..tasks import run_lock
-from ..utils import RunDir, UserError
+from ..utils import RunDir, UserError, save_figure, write_json_atomic
 
 # %% ../../nbs/11a_training_core.ipynb #b77b95b4
 def is_main_process() -> bool:
@@ -37,15 +37,19 @@ def wait_for(path: Path, what: str, timeout_s: float = 3600):
         time.sleep(0.2)
 
 # %% ../../nbs/11a_training_core.ipynb #25ea0a52
+def _complete(ck: Path) -> bool:
+    "Whether checkpoint folder `ck` has a whole `trainer_state.json` (a kill can cut that file short too)."
+    try: return isinstance(json.loads((ck / "trainer_state.json").read_text(encoding="utf-8")), dict)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError): return False
+
 def last_checkpoint(folder: str | Path) -> str | None:
     "The newest complete `checkpoint-N` in `folder` (half-written ones are removed), or None."
     folder = Path(folder)
     if not folder.is_dir(): return None
     cks = sorted((p for p in folder.iterdir() if p.is_dir() and p.name.startswith("checkpoint-")
                   and p.name.split("-")[-1].isdigit()), key=lambda p: int(p.name.split("-")[-1]))
-    for p in cks:
-        if not (p / "trainer_state.json").exists(): shutil.rmtree(p, ignore_errors=True)
-    done = [p for p in cks if (p / "trainer_state.json").exists()]
+    done = [p for p in cks if _complete(p)]
+    for p in set(cks) - set(done): shutil.rmtree(p, ignore_errors=True)
     return str(done[-1]) if done else None
 
 # %% ../../nbs/11a_training_core.ipynb #cd7023c2
@@ -127,10 +131,15 @@ def on_log(self: RunDirCallback, args, state, control, logs=None, **kw):
 
 @patch
 def on_save(self: RunDirCallback, args, state, control, **kw):
-    "Record a checkpoint with the training time spent so far."
+    "Record a checkpoint with the training time spent so far (if `on_step_end` has not already)."
     if args.should_save:
         self.run.log("checkpoint", key=f"{self.phase + '-' if self.phase else ''}checkpoint-{state.global_step}",
                      step=state.global_step, train_seconds=round(self.train_seconds(), 3))
+
+@patch
+def on_step_end(self: RunDirCallback, args, state, control, **kw):
+    "Record a checkpoint the trainer is about to save: logged after the save, a kill in between would lose the record."
+    if control.should_save: self.on_save(args, state, control)
 
 # %% ../../nbs/11a_training_core.ipynb #a73ab7a9
 class EvalCallback(TrainerCallback):
@@ -391,7 +400,7 @@ def plot_curves(run: RunDir, name: str = "learning_curve.png") -> list[Path]:
     axs[1].set_xlabel("training minutes"); axs[1].set_ylabel("greedy success"); axs[1].set_ylim(0, 1)
     axs[1].set_title("held-out success")
     if evals: axs[1].legend(fontsize=8)
-    fig.tight_layout(); out = run.plots / name; fig.savefig(out, dpi=110)
+    fig.tight_layout(); out = run.plots / name; save_figure(fig, out, dpi=110)
     return [out]
 
 # %% ../../nbs/11a_training_core.ipynb #0c9d08b1
@@ -431,9 +440,11 @@ class TrainRun:
 @patch
 def done(self: TrainRun) -> dict | None:
     "The summary of a run that already finished (it is not trained again), else None."
-    if not self.summary_path.exists(): return None
+    try: s = json.loads(self.summary_path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError): return None     # none yet (or unreadable: finish again)
+    if not isinstance(s, dict): return None
     print(f"{self.run.path}: this run is complete (summary.json); nothing to do")
-    return json.loads(self.summary_path.read_text())
+    return s
 
 # %% ../../nbs/11a_training_core.ipynb #9c62917c
 @patch
@@ -446,6 +457,21 @@ def peft_config(self: TrainRun):
     "The LoRA config with `--lora`, else None."
     return lora_config(self.cfg.lora_r, self.cfg.lora_alpha) if self.cfg.lora else None
 
+# %% ../../nbs/11a_training_core.ipynb #8bfa8c93
+@patch
+def _load_finished(self: TrainRun, trainer) -> bool:
+    "If the resume point is at `--max-steps`: load it into `trainer` (no training), log `train_end`; whether it was."
+    if not self.resume_from or self.step0 < self.cfg.max_steps: return False
+    from transformers.trainer_callback import TrainerState
+    from transformers.trainer_utils import TrainOutput
+    trainer._load_from_checkpoint(self.resume_from)
+    trainer.state = TrainerState.load_from_json(str(Path(self.resume_from) / "trainer_state.json"))
+    losses = [e["loss"] for e in self.run.events("train") if "loss" in e and e.get("step", 0) <= self.step0]
+    self.output = TrainOutput(self.step0, sum(losses) / len(losses) if losses else None, {})
+    if self.main: self.run.log("train_end", key=f"train_end-{self.step0}", step=self.step0, train_loss=self.output.training_loss,
+                               train_seconds=round(self.clock.train_seconds(), 3), loaded_from=self.resume_from)
+    return True
+
 # %% ../../nbs/11a_training_core.ipynb #10c00d3c
 @patch
 def train(self: TrainRun, trainer, **start) -> bool:
@@ -454,7 +480,7 @@ def train(self: TrainRun, trainer, **start) -> bool:
         if isinstance(cb, EvalCallback): cb.trainer = trainer
     quiet_trainer(trainer, self.cfg.quiet, self.cfg.verbose)
     if self.main: self.run.log("start", resumed_from=self.resume_from, **start)
-    self.output = trainer.train(resume_from_checkpoint=self.resume_from)
+    if not self._load_finished(trainer): self.output = trainer.train(resume_from_checkpoint=self.resume_from)
     self.step, reason = trainer.state.global_step, self.stopper.reason
     if reason is not None and self.step < self.cfg.max_steps and reason != "time_limit":
         if self.main: self.run.log("stopped", reason=reason, step=self.step)
@@ -486,7 +512,7 @@ def finish(self: TrainRun, trainer, tok, summary: dict, report: str) -> dict:
     if not self.main: return {"steps": self.step}
     plot_curves(self.run)
     self.run.write_report(report)
-    self.summary_path.write_text(json.dumps(summary, indent=2) + "\n")
+    write_json_atomic(self.summary_path, summary)
     return summary
 
 # %% ../../nbs/11a_training_core.ipynb #742da37d

@@ -17,7 +17,7 @@ __all__ = ['PROFILE_KEYS', 'PROFILES', 'UPSTREAM', 'MainJobConfig', 'stage_data'
 # %% ../../nbs/16_main_job.ipynb #a21e0928
 import torch
 from ..tasks import DEFAULT_EVAL_SET, create_data, read_tasks, run_lock, write_tasks
-from ..utils import RunDir, UserError, check_config
+from ..utils import RunDir, UserError, check_config, write_text_atomic
 from .core import _opt, load_recipe, quiet_progress
 from ..steps import STEP_DISTANCE_WEIGHTS
 from .sft import SFTRunConfig, run_sft, _sample
@@ -202,7 +202,7 @@ def run_job(cfg: MainJobConfig, run_dir: str | Path) -> dict:
     evals = _stage(run, timing, "eval", lambda: stage_eval(run, p, seed, q), q)
     main_job_report(run, evals, sft, grpo, timing)
     h = headline(evals)
-    (path / "summary.json").write_text(json.dumps({"headline": h, "timing_s": timing}, indent=2) + "\n")
+    write_text_atomic(path / "summary.json", json.dumps({"headline": h, "timing_s": timing}, indent=2) + "\n")
     return h
 
 # %% ../../nbs/16_main_job.ipynb #2dd77303

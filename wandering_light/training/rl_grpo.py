@@ -22,7 +22,7 @@ from transformers import TrainerCallback
 from trl import GRPOConfig
 from .. import prompts as P
 from ..tasks import DEFAULT_EVAL_SET, InductionTask, ProposerTask, read_tasks, write_tasks
-from ..utils import RunDir, UserError, cli_main, parse_config
+from ..utils import RunDir, UserError, cli_main, parse_config, save_figure
 from ..evals.evaluate_proposer import sample_attempts
 from .reward import CompletionLog, InductionRewards, ProposalRewards
 from .core import (TrainOptions, TrainRun, _flags, _opt, curve_table, start_model, wait_for,
@@ -51,7 +51,7 @@ class GRPORunConfig(TrainOptions, GRPOConfig):
     solver_attempts: int = _opt(8, "the solver's attempts per proposal", min=1)
     vllm_mode: str = _opt("server", "with --use-vllm: a `trl vllm-serve` server, or vLLM in this process", choices=["server", "colocate"])
     lr_scheduler_type: str = _opt("constant", "learning-rate schedule")
-    save_total_limit: int | None = _opt(2, "checkpoints kept")
+    save_total_limit: int | None = _opt(2, "checkpoints kept", min=1)
 
 # %% ../../nbs/13_grpo.ipynb #a402e86c
 from fastcore.basics import patch
@@ -196,7 +196,7 @@ def plot_rewards(run: RunDir, name: str = "rewards.png") -> list[Path]:
     for k in ("success_rate", "zero_spread_share", "frac_non_zero_std", "valid_rate"):
         if k in ev[0]: axs[1].plot(steps, [e.get(k, 0) for e in ev], label=k)
     axs[1].set_ylim(0, 1.02); axs[1].set_xlabel("step"); axs[1].set_title("per batch"); axs[1].legend(fontsize=8)
-    fig.tight_layout(); out = run.plots / name; fig.savefig(out, dpi=110)
+    fig.tight_layout(); out = run.plots / name; save_figure(fig, out, dpi=110)
     return [out]
 
 # %% ../../nbs/13_grpo.ipynb #3ba8119b

@@ -18,7 +18,7 @@ __all__ = ['harvest', 'SelfPlayConfig', 'parse_args', 'track_round', 'play_round
 # %% ../../nbs/15_selfplay.ipynb #c7e7a4ae
 import torch
 from ..tasks import DEFAULT_EVAL_SET, InductionTask, create_data, read_tasks, write_tasks
-from ..utils import RunDir, UserError, check_config, cli_main, parse_config
+from ..utils import RunDir, UserError, check_config, cli_main, parse_config, write_json_atomic
 from ..evals.evaluate_proposer import evaluate_proposer
 from .reward import CompletionLog
 from .core import _opt, open_run, quiet_progress, run_guard, start_model
@@ -130,6 +130,7 @@ def base_tasks(cfg: SelfPlayConfig, path: Path) -> tuple[list, list]:
                     progress=not cfg.quiet)
     d = path / "data" if cfg.data is None else Path(cfg.data)
     base = read_tasks(d / "train.jsonl.gz") if d.is_dir() else read_tasks(d)
+    if not base: raise UserError(f"{d}: no tasks to start from (an empty task file)")
     held = read_tasks(d / "validation.jsonl.gz") if d.is_dir() else base[-cfg.eval_tasks:]
     if not (path / "pool.jsonl.gz").exists(): write_tasks(path / "pool.jsonl.gz", base)
     return base, _sample(held, cfg.eval_tasks, cfg.seed)
@@ -151,7 +152,7 @@ def run_selfplay(cfg: SelfPlayConfig) -> dict:
             rounds.append(track_round(run, cfg, k, solver_path, proposer_path, held, base))
         run.write_report(selfplay_report(run, rounds))
         summary = {"rounds": rounds, "solver": solver_path, "proposer": proposer_path}
-        (run.path / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+        write_json_atomic(run.path / "summary.json", summary)
         return summary
 
 # %% ../../nbs/15_selfplay.ipynb #4518c045

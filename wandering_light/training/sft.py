@@ -55,8 +55,8 @@ class SFTRunConfig(TrainOptions, SFTConfig):
     logging_steps: float = _opt(10, "steps between training logs", min=1)
     group_by_length: bool = _opt(True, "batch examples of similar length together (less padding)")
     lr_scheduler_type: str = _opt("cosine", "learning-rate schedule")
-    save_total_limit: int | None = _opt(2, "checkpoints kept")
-    max_length: int | None = _opt(512, "longest example in tokens (longer ones are left out)")
+    save_total_limit: int | None = _opt(2, "checkpoints kept", min=1)
+    max_length: int | None = _opt(512, "longest example in tokens (longer ones are left out)", min=1)
 
     completion_only_loss: bool | None = _opt(True, "loss on the completion only")
 
