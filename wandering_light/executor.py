@@ -42,18 +42,21 @@ _STRS = frozenset({str, bytes})
 _FLAT_STR = _FLAT | _STRS
 
 # %% ../nbs/03_executor.ipynb #e4c63d07
+def _ints_ok(els: list, ts: set, lim: Limits) -> bool:
+    "Whether the ints among `els` (there are some: `int in ts`) fit in `lim.max_int_bits`; one pass in C when all are."
+    ints = els if len(ts) == 1 else [e for e in els if type(e) is int]
+    return max(max(ints), -min(ints)).bit_length() <= lim.max_int_bits
+
 def _containers_ok(out: list, lim: Limits) -> bool:
     "Fast check that every container in the batch `out` is within `lim` (False means: look closer, item by item)."
     if max(map(len, out)) > lim.max_len: return False
     els = list(chain.from_iterable(out))
     if type(out[0]) is dict: els.extend(chain.from_iterable(map(dict.values, out)))
     ts = set(map(type, els))
-    if ts <= _FLAT:
-        if int not in ts: return True
-        ints = els if len(ts) == 1 else [e for e in els if type(e) is int]
-        return max(max(ints), -min(ints)).bit_length() <= lim.max_int_bits
+    if ts <= _FLAT_STR and int in ts and not _ints_ok(els, ts, lim): return False
+    if ts <= _FLAT: return True
     if ts <= _STRS: return len(els) + sum(map(len, els)) <= lim.max_size
-    if ts <= _FLAT_STR and int not in ts: return len(els) + sum(len(e) for e in els if type(e) in _STRS) <= lim.max_size
+    if ts <= _FLAT_STR: return len(els) + sum(len(e) for e in els if type(e) in _STRS) <= lim.max_size
     return all(_measure(r, lim)[1] is None for r in out)
 
 # %% ../nbs/03_executor.ipynb #6cad7f24
