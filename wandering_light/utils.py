@@ -12,8 +12,9 @@ from typing import Any, Callable, Iterable, Iterator
 from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['CONFIG_KEYS', 'UserError', 'cli_main', 'read_jsonl', 'write_jsonl', 'write_text_atomic', 'write_json_atomic',
-           'append_jsonl', 'save_figure', 'run_path', 'RunDir', 'check_config', 'parse_config', 'rerun_as_module']
+__all__ = ['CONFIG_KEYS', 'UserError', 'cli_main', 'read_jsonl', 'atomic_path', 'write_jsonl', 'write_text_atomic',
+           'write_json_atomic', 'append_jsonl', 'save_figure', 'run_path', 'RunDir', 'check_config', 'parse_config',
+           'rerun_as_module']
 
 # %% ../nbs/00a_utils.ipynb #2c014a03
 class UserError(Exception):
@@ -77,29 +78,29 @@ def _tmp_path(path: Path) -> Path:
             with contextlib.suppress(OSError): p.unlink()
     return path.with_name(f".tmp{os.getpid()}.{path.name}")
 
-def write_jsonl(path: str | Path, rows: Iterable[Any]) -> int:
-    "Write rows atomically; returns the number written."
+@contextlib.contextmanager
+def atomic_path(path: str | Path) -> Iterator[Path]:
+    "A temporary path beside `path` to write to: renamed over `path` when the block ends, removed if it raises."
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
-    tmp, n = _tmp_path(path), 0
+    tmp = _tmp_path(path)
     try:
-        with _open_text(tmp, "w") as f:
-            for r in rows: f.write(json.dumps(r) + "\n"); n += 1
+        yield tmp
         os.replace(tmp, path)
     finally:
         if tmp.exists(): tmp.unlink()
+
+def write_jsonl(path: str | Path, rows: Iterable[Any]) -> int:
+    "Write rows atomically; returns the number written."
+    n = 0
+    with atomic_path(path) as tmp, _open_text(tmp, "w") as f:
+        for r in rows: f.write(json.dumps(r) + "\n"); n += 1
     return n
 
 # %% ../nbs/00a_utils.ipynb #163132e1
 def write_text_atomic(path: str | Path, text: str) -> Path:
     "Write `text` to `path` atomically (a temporary file, then a rename); returns the path."
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _tmp_path(path)
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists(): tmp.unlink()
-    return path
+    with atomic_path(path) as tmp: tmp.write_text(text, encoding="utf-8")
+    return Path(path)
 
 def write_json_atomic(path: str | Path, obj: Any) -> Path:
     "Write `obj` as indented JSON (and a final newline) to `path` atomically."
@@ -118,14 +119,8 @@ def append_jsonl(path: str | Path, row: Any):
 # %% ../nbs/00a_utils.ipynb #d3406d74
 def save_figure(fig, path: str | Path, **kw) -> Path:
     "Save matplotlib figure `fig` to `path` atomically (the format from the suffix); `kw` go to `savefig`."
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _tmp_path(path)
-    try:
-        fig.savefig(tmp, **kw)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists(): tmp.unlink()
-    return path
+    with atomic_path(path) as tmp: fig.savefig(tmp, **kw)
+    return Path(path)
 
 # %% ../nbs/00a_utils.ipynb #d50f5659
 def run_path(path: str | Path) -> Path:
