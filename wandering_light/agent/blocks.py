@@ -10,7 +10,7 @@ from fastcore.basics import patch
 import json, math, re, time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
-from ..typed_list import TypedList, short_type_name, to_json_value
+from ..typed_list import TypedList, ValueBounds, short_type_name, to_json_value
 
 # %% auto #0
 __all__ = ['BLOCK_TYPES', 'FRAMEWORK_TYPES', 'POLICY_TYPES', 'PROSE_TYPES', 'TRANSITIONS', 'FINAL_TYPES', 'MAX_VALUE_DEPTH',
@@ -63,7 +63,7 @@ def check_sequence(types: Sequence[str], complete: bool = True):
         raise TraceError(f"a complete trace ends with an outcome block, not {prev or 'nothing'}")
 
 # %% ../../nbs/20_agent_blocks.ipynb #cbc603c7
-MAX_VALUE_DEPTH = 100     # containers within containers, as `typed_list.ValueBounds.max_depth`: deeper values are never written
+MAX_VALUE_DEPTH = ValueBounds().max_depth     # containers within containers: deeper values are never written
 
 def value_extent(v, budget: float = math.inf, max_depth: float = math.inf) -> tuple[int, int]:
     "`(weight, depth)` of `v`, measured without recursion; stops once the weight passes `budget` or the depth `max_depth`."

@@ -463,9 +463,10 @@ def _charge(self: Interpreter, node, *vals, times: float = 1, extra: float = 0):
 @patch
 def _size(self: Interpreter, v, node):
     "`v` if it is within the value caps (`executor.Limits`) and `MAX_VALUE_DEPTH`, else a limit error."
-    why = None if isinstance(v, TypedList) else oversize(v, self.limits)
-    if why is None and value_extent(v, math.inf, MAX_VALUE_DEPTH)[1] > MAX_VALUE_DEPTH:
+    if not isinstance(v, TypedList): why = oversize(v, self.limits)        # length, size, int bits and depth
+    elif value_extent(v, math.inf, MAX_VALUE_DEPTH)[1] > MAX_VALUE_DEPTH:   # a batch: the executor bounded its items
         why = f"a {type(v).__name__} nested over {MAX_VALUE_DEPTH} levels deep"
+    else: why = None
     if why: raise InterpreterError("limit", f"the value would be too large: {why}", _line(node))
     return v
 
