@@ -13,11 +13,11 @@ from typing import Any, Iterable, Sequence
 from fastcore.basics import patch
 from .typed_list import TypedList, to_json_value, from_json_value, short_type_name
 from .typed_list import ValueBounds, oversize, _measure
-from .function_def import FunctionDef, FunctionDefList, FunctionDefSet, PipelineTypeError
+from .function_def import FunctionDef, FunctionDefList, FunctionDefSet, PipelineTypeError, as_palette
 
 # %% auto #0
 __all__ = ['ERROR_KINDS', 'Limits', 'ExecutionError', 'UnsafeCodeError', 'check_code', 'sandbox_worker_main', 'Sandbox',
-           'default_sandbox', 'make_applier', 'ExecResult', 'Executor']
+           'default_sandbox', 'make_applier', 'ExecResult', 'Executor', 'TrajectoryResult']
 
 # %% ../nbs/03_executor.ipynb #72f82d46
 @dataclass(frozen=True)
@@ -397,7 +397,7 @@ class Executor:
                  sandbox: Sandbox | None = None):
         if functions is None:
             from wandering_light.common_functions import basic_fns as functions
-        self.functions = functions if isinstance(functions, FunctionDefSet) else FunctionDefSet(functions)
+        self.functions = as_palette(functions)
         self.limits = limits or Limits()
         self._sandbox = sandbox
 
@@ -443,20 +443,31 @@ def _apply_untrusted(self: Executor, f: FunctionDef, tl: TypedList) -> TypedList
         if why: raise ExecutionError("oversize", f"{f.name} produced {why}")
     return TypedList.trusted(out, f.out_cls)
 
+# %% ../nbs/03_executor.ipynb #d56bf2a8
+@patch
+def _member(self: Executor, f: FunctionDef) -> FunctionDef | str:
+    "The palette's own tool for `f`, or why `f` may not run here."
+    g = self.functions.get(f.name)
+    if g is f: return g
+    if g is None: return f"{f.name} (not in this executor's palette)"
+    if g.fingerprint != f.fingerprint: return f"{f.name} (differs from the palette's {f.name}: other code or types)"
+    return g
+
 # %% ../nbs/03_executor.ipynb #21e3b90e
 @patch
 def resolve(self: Executor, pipeline) -> FunctionDefList:
-    "Turn names, text (`'double, inc'`) or `FunctionDef`s into a `FunctionDefList`; anything else raises."
-    if isinstance(pipeline, FunctionDefList): return pipeline
+    "Turn names, text (`'double, inc'`) or the palette's `FunctionDef`s into a `FunctionDefList`; anything else raises."
+    get = self.functions._by_name.get
+    if isinstance(pipeline, FunctionDefList) and all(get(f.name) is f for f in pipeline): return pipeline   # the common case
     if isinstance(pipeline, str): pipeline = [p.strip() for p in pipeline.split(",") if p.strip()]
     try: pipeline = list(pipeline)
     except TypeError: raise ExecutionError("unknown_function", f"a pipeline is tools or names, not a {type(pipeline).__name__}") from None
     out, unknown = [], []
     for p in pipeline:
-        if isinstance(p, FunctionDef): out.append(p)
-        elif isinstance(p, str) and p in self.functions: out.append(self.functions[p])
-        else: unknown.append(p if isinstance(p, str) else repr(p))
-    if unknown: raise ExecutionError("unknown_function", f"unknown function(s): {', '.join(u[:40] for u in unknown[:8])}")
+        g = self._member(p) if isinstance(p, FunctionDef) else self.functions.get(p) if isinstance(p, str) else None
+        if isinstance(g, FunctionDef): out.append(g)
+        else: unknown.append(g or (p if isinstance(p, str) else repr(p)))
+    if unknown: raise ExecutionError("unknown_function", f"unknown function(s): {', '.join(u[:80] for u in unknown[:8])}")
     return FunctionDefList(out)
 
 # %% ../nbs/03_executor.ipynb #53b636dc
@@ -477,3 +488,30 @@ def run(self: Executor, pipeline, input: TypedList | list) -> ExecResult:
         try: states.append(self.apply(f, states[-1]))
         except ExecutionError as e: return ExecResult(False, states, fl, f"step {i} ({f.name}): {e.message}", e.kind, i)
     return ExecResult(True, states, fl)
+
+# %% ../nbs/03_executor.ipynb #6548104b
+@dataclass
+class TrajectoryResult:
+    "Upstream's outcome of `execute_trajectory`: the `Trajectory`, or the error and the step (0-based) that failed."
+    success: bool
+    trajectory: Any = None
+    error_msg: str | None = None
+    failed_at_step: int | None = None
+    @classmethod
+    def success_result(cls, trajectory) -> "TrajectoryResult": return cls(True, trajectory)
+    @classmethod
+    def failure_result(cls, error_msg: str, failed_at_step: int | None = None) -> "TrajectoryResult":
+        return cls(False, None, error_msg, failed_at_step)
+
+# %% ../nbs/03_executor.ipynb #6ff1c185
+_UPSTREAM_ERRORS = {"type_mismatch": TypeError, "bad_output_type": TypeError, "unknown_function": ValueError}
+
+@patch
+def execute(self: Executor, f: FunctionDef, inputs: TypedList) -> TypedList:
+    "Upstream's one-step call: `f` over `inputs`, counted in the palette tool's `usage_count`. Raises `ValueError` for a tool outside the palette, `TypeError` for a type mismatch, else `ExecutionError`."
+    r = self.run([f], inputs)
+    if not r.success:
+        up = _UPSTREAM_ERRORS.get(r.error_kind)
+        raise up(r.error) if up else ExecutionError(r.error_kind, r.error, r.failed_at_step)
+    r.functions[0].increment_usage()                 # the palette's own tool (f may be an equal copy)
+    return r.output

@@ -14,8 +14,8 @@ from fastcore.basics import patch
 from .typed_list import type_from_name, type_name, short_type_name
 
 # %% auto #0
-__all__ = ['MANIFEST_SCHEMA', 'FunctionDef', 'tool', 'FunctionDefSet', 'PipelineTypeError', 'FunctionDefList', 'basis_manifest',
-           'load_basis']
+__all__ = ['MANIFEST_SCHEMA', 'FunctionDef', 'tool', 'FunctionDefSet', 'PipelineTypeError', 'FunctionDefList', 'as_palette',
+           'basis_manifest', 'load_basis']
 
 # %% ../nbs/01_function_def.ipynb #54856d4a
 def _source_of(fn: Callable) -> str:
@@ -25,10 +25,12 @@ def _source_of(fn: Callable) -> str:
 # %% ../nbs/01_function_def.ipynb #c4c93889
 class FunctionDef:
     "A named, typed, single-argument tool: a trusted callable or untrusted code text."
-    __slots__ = ("name", "input_type", "output_type", "fn", "code", "doc", "in_cls", "out_cls", "_fp", "_applier")
+    __slots__ = ("name", "input_type", "output_type", "fn", "code", "doc", "in_cls", "out_cls", "_fp", "_applier",
+                 "usage_count", "metadata")
 
     def __init__(self, name: str, input_type: str | type, output_type: str | type,
-                 fn: Callable | None = None, code: str | None = None, doc: str = ""):
+                 fn: Callable | None = None, code: str | None = None, doc: str = "",
+                 usage_count: int = 0, metadata: dict | None = None):
         if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name):
             raise ValueError(f"a function name must be a Python identifier, got {name!r}")
         if (fn is None) == (code is None): raise ValueError(f"{name}: give exactly one of fn (trusted) or code (untrusted)")
@@ -36,6 +38,7 @@ class FunctionDef:
         self.name, self.input_type, self.output_type = name, type_name(self.in_cls), type_name(self.out_cls)
         self.fn, self.code, self.doc, self._fp = fn, code, doc or (inspect.getdoc(fn) or "" if fn else ""), None
         self._applier = None   # the executor's compiled batch applier, cached with the limits it was built for
+        self.usage_count, self.metadata = usage_count, dict(metadata or {})   # bookkeeping, not part of the tool's identity
 
     def __call__(self, x):
         if self.fn is None: raise TypeError(f"{self.name} is untrusted code: run it through an Executor (sandboxed)")
@@ -78,6 +81,12 @@ def to_dict(self: FunctionDef) -> dict:
     "The tool as a manifest entry."
     return {"name": self.name, "input_type": self.input_type, "output_type": self.output_type,
             "kind": "python" if self.trusted else "code", "code": self.source, "fingerprint": self.fingerprint}
+
+# %% ../nbs/01_function_def.ipynb #020735ca
+@patch
+def increment_usage(self: FunctionDef):
+    "Count one more use (`Executor.execute` counts each application)."
+    self.usage_count += 1
 
 # %% ../nbs/01_function_def.ipynb #4948c700
 def tool(fn: Callable | None = None, *, name: str | None = None, input_type=None, output_type=None):
@@ -210,6 +219,57 @@ class FunctionDefList:
                                         f"but receives {short_type_name(t)}", i)
             t = f.out_cls
         return t
+
+# %% ../nbs/01_function_def.ipynb #2d47e153
+@patch
+def append(self: FunctionDefList, f: FunctionDef):
+    "Add `f` at the end of the pipeline (duplicates kept: a pipeline may use a tool twice)."
+    if not isinstance(f, FunctionDef): raise TypeError(f"not a FunctionDef: {f!r}")
+    self.functions = (*self.functions, f)
+
+@patch
+def extend(self: FunctionDefList, fs: Iterable[FunctionDef]):
+    "Add each of `fs` at the end, in order."
+    for f in fs: self.append(f)
+
+@patch
+def to_string(self: FunctionDefList) -> str:
+    "The text form, `'double, inc'` (the same as `str`)."
+    return str(self)
+
+# %% ../nbs/01_function_def.ipynb #99c5e530
+@patch
+def append(self: FunctionDefSet, f: FunctionDef):
+    "`add`, under the upstream name (returns None)."
+    self.add(f)
+
+@patch
+def extend(self: FunctionDefSet, fs: Iterable[FunctionDef]):
+    "`add` each of `fs`."
+    for f in fs: self.add(f)
+
+@patch
+def to_string(self: FunctionDefSet) -> str:
+    "The names, comma-separated: `'inc, dec, double'`."
+    return ", ".join(self.names)
+
+@patch
+def parse_string(self: FunctionDefSet, text: str) -> FunctionDefList:
+    "The pipeline named by `text` (`'inc, dec'`); as upstream documents, an empty one if any name is unknown."
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    return FunctionDefList([self._by_name[n] for n in names] if all(n in self._by_name for n in names) else [])
+
+# %% ../nbs/01_function_def.ipynb #17a31b3c
+def as_palette(functions) -> FunctionDefSet:
+    "A `FunctionDefSet` from a set, a pipeline or any iterable of `FunctionDef`s; a one-line `TypeError` for anything else."
+    if isinstance(functions, FunctionDefSet): return functions
+    try: items = None if isinstance(functions, (str, bytes)) else list(functions)
+    except TypeError: items = None
+    bad = next((f for f in items if not isinstance(f, FunctionDef)), None) if items is not None else functions
+    if items is None or bad is not None:
+        raise TypeError(f"a palette is a FunctionDefSet or a list of FunctionDefs, got {type(functions).__name__}"
+                        + (f" holding {type(bad).__name__} {bad!r:.40}" if items is not None else ""))
+    return FunctionDefSet(items)
 
 # %% ../nbs/01_function_def.ipynb #987351ca
 MANIFEST_SCHEMA = 1

@@ -11,15 +11,20 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Sequence
 from fastcore.basics import patch
 from .typed_list import TypedList, value_key
-from .function_def import FunctionDef, FunctionDefList, FunctionDefSet
+from .function_def import FunctionDef, FunctionDefList, FunctionDefSet, as_palette
 from .executor import Executor, ExecutionError, Limits, oversize
 from .trajectory import Trajectory, TrajectorySpec, random_walk
 
 # %% auto #0
 __all__ = ['as_typed', 'SolveResult', 'Solver', 'SearchSpace', 'Expansion', 'bfs', 'ReachedState', 'StateGraph', 'BFSSolve',
-           'RandomSolve', 'register_solver', 'solver_names', 'get_solver_by_name']
+           'RandomSolve', 'register_solver', 'solver_names', 'get_solver_by_name', 'TrajectorySolver',
+           'create_bfs_solver', 'create_random_solver']
 
 # %% ../nbs/05_solver.ipynb #cb7c4ec1
+def _palette(functions) -> FunctionDefSet | None:
+    "None (the solver's own palette), or `functions` as a `FunctionDefSet` (a plain list of tools is fine)."
+    return None if functions is None else as_palette(functions)
+
 def as_typed(x) -> TypedList:
     "Accept a `TypedList` or a plain list (type inferred)."
     return x if isinstance(x, TypedList) else TypedList(x)
@@ -41,6 +46,11 @@ class SolveResult:
     def success(self) -> bool:
         "Whether a trajectory was found."
         return self.trajectory is not None
+    @property
+    def error_msg(self) -> str | None:
+        "Why there is no trajectory (upstream's field name); None when there is one."
+        if self.trajectory is not None: return None
+        return self.error or f"no solution found ({self.stop_reason or 'search exhausted'})"
 
 # %% ../nbs/05_solver.ipynb #87931478
 class Solver:
@@ -49,7 +59,7 @@ class Solver:
     def __init__(self, functions: FunctionDefSet | None = None):
         if functions is None:
             from wandering_light.common_functions import basic_fns as functions
-        self.functions = functions
+        self.functions = as_palette(functions)
 
     def solve_detailed(self, input_list, output_list, available_functions: FunctionDefSet | None = None) -> SolveResult:
         "Look for a pipeline from `input_list` to `output_list`: the one method a solver must implement."
@@ -57,15 +67,16 @@ class Solver:
 
     def solve(self, input_list, output_list, available_functions: FunctionDefSet | None = None) -> Trajectory | None:
         "A trajectory mapping `input_list` to `output_list`, or None."
-        return self.solve_detailed(input_list, output_list, available_functions).trajectory
+        return self.solve_detailed(input_list, output_list, _palette(available_functions)).trajectory
 
     def solve_batch(self, problems: Sequence, available_functions: FunctionDefSet | None = None) -> list:
         "`solve` for each `(input_list, output_list)` pair."
-        return [r.trajectory for r in self.solve_batch_detailed(problems, available_functions)]
+        return [r.trajectory for r in self.solve_batch_detailed(problems, _palette(available_functions))]
 
     def solve_batch_detailed(self, problems: Sequence, available_functions: FunctionDefSet | None = None) -> list[SolveResult]:
         "`solve_detailed` for each pair; solvers that batch (LLMs) override this."
-        return [self.solve_detailed(i, o, available_functions) for i, o in problems]
+        fs = _palette(available_functions)
+        return [self.solve_detailed(i, o, fs) for i, o in problems]
 
     def __repr__(self): return f"{type(self).__name__}()"
 
@@ -378,7 +389,7 @@ def _space(self: BFSSolve, functions: FunctionDefSet) -> SearchSpace:
 @patch
 def solve_detailed(self: BFSSolve, input_list, output_list, available_functions=None) -> SolveResult:
     "Search breadth-first; a found trajectory is certified shortest, and a miss certifies a lower bound."
-    fs = available_functions if available_functions is not None else self.functions
+    fs = as_palette(available_functions) if available_functions is not None else self.functions
     try: e = bfs(as_typed(input_list), self.max_depth, self._space(fs), goal=as_typed(output_list),
                  max_states=self.max_states, max_transitions=self.max_transitions, timeout_s=self.timeout_s)
     except ExecutionError as err: return SolveResult(None, stop_reason=err.kind, info={"error": err.message})
@@ -395,21 +406,22 @@ def solve_detailed(self: BFSSolve, input_list, output_list, available_functions=
 
 # %% ../nbs/05_solver.ipynb #495bd679
 class RandomSolve(Solver):
-    "Random search: up to `budget` random type-compatible pipelines of 1 to `max_length` tools."
+    "Random search: up to `budget` random type-compatible pipelines of `min_length` (1) to `max_length` tools."
     name = "random"
     def __init__(self, budget: int = 100, max_length: int = 4, functions: FunctionDefSet | None = None,
-                 seed: int | None = None):
+                 seed: int | None = None, min_length: int = 1):
         super().__init__(functions)
         self.budget, self.max_length, self.rng = budget, max_length, random.Random(seed)
+        self.min_length = min_length
 
     def solve_detailed(self, input_list, output_list, available_functions=None) -> SolveResult:
         "Try up to `budget` random walks from the input; the first that reaches the output wins (uncertified)."
         t0 = time.perf_counter()
-        fs = available_functions if available_functions is not None else self.functions
+        fs = as_palette(available_functions) if available_functions is not None else self.functions
         src, target = as_typed(input_list), as_typed(output_list)
         ex = Executor(fs)
         for attempt in range(1, self.budget + 1):
-            w = random_walk(src, self.rng.randint(1, self.max_length), fs, self.rng, ex, avoid_noops=False)
+            w = random_walk(src, self.rng.randint(self.min_length, self.max_length), fs, self.rng, ex, avoid_noops=False)
             if w is not None and w.output == target:
                 return SolveResult(Trajectory(src, w.function_defs, w.output, w.states), attempts=attempt,
                                    elapsed_s=time.perf_counter() - t0)
@@ -445,3 +457,26 @@ def get_solver_by_name(name: str, budget: int | None = None, **kwargs) -> Solver
 # %% ../nbs/05_solver.ipynb #61e2ef11
 register_solver("bfs", lambda budget=None, **kw: BFSSolve(max_depth=3 if budget is None else budget, **kw))
 register_solver("random", lambda budget=None, **kw: RandomSolve(budget=100 if budget is None else budget, **kw))
+
+# %% ../nbs/05_solver.ipynb #84d79c27
+class TrajectorySolver:
+    "Upstream's solver interface over one of ours: `solve` and `solve_batch` answer with `success`, `trajectory` and `error_msg`."
+    def __init__(self, solver: Solver): self.solver = solver
+    def solve(self, input_list, output_list, available_functions=None) -> SolveResult:
+        "The wrapped solver's `solve_detailed` (a plain list of tools is a palette)."
+        return self.solver.solve_detailed(input_list, output_list, _palette(available_functions))
+    def solve_batch(self, problems: Sequence, available_functions=None) -> list[SolveResult]:
+        "`solve` for each `(input_list, output_list)` pair."
+        return self.solver.solve_batch_detailed(problems, _palette(available_functions))
+    def save(self, directory: str):
+        "Upstream saved model logs here; a search solver has nothing to save."
+    def __repr__(self): return f"TrajectorySolver({self.solver!r})"
+
+# %% ../nbs/05_solver.ipynb #b1a76310
+def create_bfs_solver(budget: int = 100, max_depth: int = 3, usage_tracker=None, track_function_usage=None) -> TrajectorySolver:
+    "Upstream's BFS solver: `BFSSolve` stopping after `budget` tool applications, `max_depth` tools at most (usage tracking is not kept)."
+    return TrajectorySolver(BFSSolve(max_depth=max_depth, max_transitions=budget))
+
+def create_random_solver(budget: int = 100, path_length: int = 1, usage_tracker=None, track_function_usage=None) -> TrajectorySolver:
+    "Upstream's random solver: `budget` random walks of exactly `path_length` tools (usage tracking is not kept)."
+    return TrajectorySolver(RandomSolve(budget=budget, max_length=path_length, min_length=path_length))

@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 from typing import Iterable
 from fastcore.basics import patch
 from .typed_list import TypedList
-from .function_def import FunctionDef, FunctionDefList, FunctionDefSet
-from .executor import Executor, ExecResult
+from .function_def import FunctionDef, FunctionDefList, FunctionDefSet, as_palette
+from .executor import Executor, ExecResult, TrajectoryResult
 
 # %% auto #0
 __all__ = ['UnknownFunctionError', 'default_functions', 'parse_pipeline', 'format_pipeline', 'TrajectorySpec', 'Trajectory',
-           'random_walk']
+           'random_walk', 'TrajectorySpecList', 'TrajectoryList']
 
 # %% ../nbs/04_trajectory.ipynb #c9367974
 class UnknownFunctionError(ValueError):
@@ -48,19 +48,24 @@ def format_pipeline(functions: Iterable[FunctionDef]) -> str:
     return ", ".join(f.name for f in functions)
 
 # %% ../nbs/04_trajectory.ipynb #0a6f3900
-@dataclass
+@dataclass(init=False)
 class TrajectorySpec:
     "A planned pipeline on an input."
     input: TypedList
     function_defs: FunctionDefList
 
-    def __post_init__(self):
-        if not isinstance(self.input, TypedList): self.input = TypedList(self.input)
-        if not isinstance(self.function_defs, FunctionDefList): self.function_defs = FunctionDefList(self.function_defs)
+    def __init__(self, input=None, function_defs: Iterable[FunctionDef] = (), *, input_list=None):
+        if input is None: input = input_list          # `input_list=` is upstream's keyword
+        if input is None: raise TypeError("a TrajectorySpec needs an input")
+        self.input = input if isinstance(input, TypedList) else TypedList(input)
+        self.function_defs = function_defs if isinstance(function_defs, FunctionDefList) else FunctionDefList(function_defs)
 
     def run(self, executor: Executor | None = None) -> ExecResult:
-        "Run the pipeline with `executor` (a default one if None): an `ExecResult` that never raises."
-        return (executor or Executor()).run(self.function_defs, self.input)
+        "Run the pipeline with `executor` (if None: one whose palette is the spec's own tools); never raises."
+        if executor is None:
+            try: executor = Executor(self.function_defs)
+            except ValueError as e: return ExecResult(False, [], self.function_defs, str(e), "unknown_function", None)
+        return executor.run(self.function_defs, self.input)
 
     def execute(self, executor: Executor | None = None) -> "Trajectory | None":
         "The executed `Trajectory`, or None if a step fails (use `run` for the reason)."
@@ -68,13 +73,18 @@ class TrajectorySpec:
         return Trajectory(self.input, self.function_defs, r.output, r.states) if r.success else None
 
 # %% ../nbs/04_trajectory.ipynb #75d6fffd
-@dataclass
+@dataclass(init=False)
 class Trajectory:
     "An executed pipeline: input, tools, output (and the states in between)."
     input: TypedList
     function_defs: FunctionDefList
     output: TypedList
     states: list = field(default=None, repr=False, compare=False)
+
+    def __init__(self, input=None, function_defs=None, output=None, states=None, *, spec: TrajectorySpec | None = None):
+        if isinstance(input, TrajectorySpec): spec, output = input, (function_defs if output is None else output)
+        if spec is not None: input, function_defs = spec.input, spec.function_defs   # upstream: Trajectory(spec, output)
+        self.input, self.function_defs, self.output, self.states = input, function_defs, output, states
 
     def __len__(self): return len(self.function_defs)
     def __str__(self): return format_pipeline(self.function_defs)
@@ -134,3 +144,59 @@ def random_walk(input: TypedList | list, length: int, functions: FunctionDefSet 
         else: return None
         used.append(f); states.append(nxt); cur = nxt
     return Trajectory(states[0], FunctionDefList(used), cur, states)
+
+# %% ../nbs/04_trajectory.ipynb #d7bf9bbb
+@patch
+def execute_trajectory(self: Executor, spec: TrajectorySpec) -> TrajectoryResult:
+    "Upstream's name for running a spec: `run`, as a `TrajectoryResult` holding the `Trajectory` (palette tools, counted)."
+    r = self.run(spec.function_defs, spec.input)
+    if not r.success: return TrajectoryResult.failure_result(r.error, r.failed_at_step)
+    for f in r.functions: f.increment_usage()
+    return TrajectoryResult.success_result(Trajectory(spec.input, r.functions, r.output, r.states))
+
+# %% ../nbs/04_trajectory.ipynb #9b9df66a
+@patch(cls_method=True)
+def create_random_walk(cls: TrajectorySpec, input_list: TypedList, path_length: int, available_functions,
+                       rng: random.Random | None = None) -> TrajectorySpec:
+    "Upstream's planned walk: up to `path_length` tools chosen by type alone (nothing runs), stopping early where no tool fits."
+    fs, rng, t, used = as_palette(available_functions), rng or random, input_list.item_type, []
+    for _ in range(path_length):
+        options = fs.for_type(t)
+        if not options: break
+        used.append(rng.choice(options)); t = used[-1].out_cls
+    return cls(input_list, used)
+
+# %% ../nbs/04_trajectory.ipynb #7eedd3b7
+@patch
+def to_spec(self: Trajectory) -> TrajectorySpec:
+    "Upstream's name for `spec`: the plan this trajectory executed."
+    return self.spec
+
+# %% ../nbs/04_trajectory.ipynb #d8c65b97
+class TrajectorySpecList(list):
+    "Upstream's list of specs: a `list` with `specs`, `shuffle(seed)` and a one-line-per-spec `repr`."
+    def __init__(self, trajectory_specs=None): super().__init__(trajectory_specs or ())
+    @property
+    def specs(self) -> list: return self
+    def shuffle(self, seed: int | None = None):
+        "Shuffle in place (reproducibly, given `seed`)."
+        (random.Random(seed) if seed is not None else random).shuffle(self)
+    def __repr__(self):
+        return "\n".join([f"{type(self).__name__}([", *(f"  [{i:2d}] {s.input!r} -> {format_pipeline(s.function_defs)}"
+                                                      for i, s in enumerate(self)), "])"])
+
+# %% ../nbs/04_trajectory.ipynb #64a3754c
+class TrajectoryList(list):
+    "Upstream's list of executed trajectories: a `list` with `trajectories`, built from specs by running them."
+    def __init__(self, trajectories=None): super().__init__(trajectories or ())
+    @property
+    def trajectories(self) -> list: return self
+    @classmethod
+    def from_trajectory_specs(cls, specs, available_functions) -> "TrajectoryList":
+        "Run each spec with an executor over `available_functions`; specs that fail are left out."
+        ex = Executor(as_palette(available_functions))
+        return cls(t for t in (s.execute(ex) for s in specs) if t is not None)
+    def to_spec_list(self) -> TrajectorySpecList: return TrajectorySpecList(t.spec for t in self)
+    def __repr__(self):
+        return "\n".join([f"{type(self).__name__}([", *(f"  [{i:2d}] {t.input!r} -> {t} -> {t.output!r}"
+                                                      for i, t in enumerate(self)), "])"])
