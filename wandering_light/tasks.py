@@ -18,6 +18,7 @@ from .executor import Executor
 from .trajectory import Trajectory, random_walk
 from .solver import Expansion, SearchSpace, bfs
 from .routes import RouteGraph
+from .upstream_data import read_upstream_file
 
 from .utils import RunDir, UserError, parse_config, read_jsonl, run_path, write_json_atomic, write_jsonl
 
@@ -137,7 +138,9 @@ def to_record(self: InductionTask, compact: bool = False) -> dict:
     return r
 
 # %% ../nbs/06_tasks.ipynb #8005b632
-PACKAGED_TASK_SETS = {"random_inputs_500_shortest_v1": "random_inputs_500_shortest_v1.jsonl.gz"}
+PACKAGED_TASK_SETS = {"random_inputs_500_shortest_v1": "random_inputs_500_shortest_v1.jsonl.gz",
+                      "random_inputs_500": "random_inputs_500.py.gz",                      # upstream .py files (05b)
+                      "eval_data_v20250831_160239": "eval_data_v20250831_160239.py.gz"}
 DEFAULT_EVAL_SET = "random_inputs_500_shortest_v1"
 def packaged_path(name: str) -> Path:
     "The path of a file in the package's `data/` folder."
@@ -145,18 +148,27 @@ def packaged_path(name: str) -> Path:
     return Path(str(files("wandering_light") / "data" / name))
 
 # %% ../nbs/06_tasks.ipynb #f4b67bf0
+_UPSTREAM_DATA_DIRS = ("evals/data", "wandering_light/evals/data")
 def resolve_task_file(name_or_path: str | Path) -> Path:
-    "A task file path, or the packaged file of a task-set name; `UserError` if neither exists."
+    "A task file path, or the packaged file of a task-set name (or of an upstream data path); `UserError` if neither exists."
     p = Path(name_or_path)
     if p.exists(): return p
-    name = str(name_or_path).removesuffix(".gz").removesuffix(".jsonl")
+    name = str(name_or_path).removesuffix(".gz").removesuffix(".jsonl").removesuffix(".py")
+    if p.parent.as_posix() in _UPSTREAM_DATA_DIRS: name = Path(name).name
     if name in PACKAGED_TASK_SETS: return packaged_path(PACKAGED_TASK_SETS[name])
     raise UserError(f"{name_or_path}: no such file (nor a packaged task set: {', '.join(PACKAGED_TASK_SETS)})")
 
 # %% ../nbs/06_tasks.ipynb #b8c9ab7a
+def _read_upstream(path: Path, functions: FunctionDefSet | None) -> list[InductionTask]:
+    "The tasks of an upstream `.py` data file (read as a syntax tree, never run; see `upstream_data`)."
+    up = read_upstream_file(path, functions)
+    if up.skipped: print(f"{path}: {len(up.skipped)} of {up.specs} specs left out (first: {up.skipped[0]})", file=sys.stderr)
+    return [InductionTask.from_record(r, functions, f"{path}:{line}") for r, line in zip(up.records, up.lines)]
+
 def read_tasks(name_or_path: str | Path, functions: FunctionDefSet | None = None) -> list[InductionTask]:
-    "Read a task file (or a packaged task set by name)."
+    "Read a task file (JSON Lines, or an upstream `.py` data file), or a packaged task set by name."
     path = resolve_task_file(name_or_path)
+    if path.name.endswith((".py", ".py.gz")): return _read_upstream(path, functions)
     return [InductionTask.from_record(r, functions, f"{path}:{i}") for i, r in read_jsonl(path)]
 load_tasks = read_tasks
 def write_tasks(path: str | Path, tasks: Iterable[InductionTask]) -> int:

@@ -20,8 +20,8 @@ from ..tasks import DEFAULT_EVAL_SET, InductionTask, default_functions, read_tas
 from ..utils import RunDir, UserError, cli_main, parse_config, save_figure, write_json_atomic, write_jsonl
 
 # %% auto #0
-__all__ = ['check_answer', 'evaluate_task', 'summarize', 'plot_summary', 'load_results', 'default_run_dir', 'report_text',
-           'run_evaluation', 'EvalConfig', 'summary_line', 'main']
+__all__ = ['MODEL_SOLVERS', 'check_answer', 'evaluate_task', 'summarize', 'plot_summary', 'load_results', 'default_run_dir',
+           'parse_solver_names', 'report_text', 'run_evaluation', 'EvalConfig', 'summary_line', 'main']
 
 # %% ../../nbs/10_evals.ipynb #28a4e719
 def check_answer(task: InductionTask, pipeline: Sequence[str] | None, executor: Executor) -> tuple[bool, str | None]:
@@ -154,22 +154,45 @@ def _describe(solver: Solver) -> str:
 
 def default_run_dir(eval_file: str, solver_names: Sequence[str], budget, num_samples, seed) -> Path:
     "`runs/eval/<file>-<solvers>-b<budget>-n<N>-s<seed>`: the run directory of an evaluation given no other."
-    stem = Path(str(eval_file)).name.removesuffix(".gz").removesuffix(".jsonl")
+    stem = Path(str(eval_file)).name.removesuffix(".gz").removesuffix(".jsonl").removesuffix(".py")
     return Path("runs") / "eval" / f"{stem}-{'+'.join(solver_names)}-b{budget}-n{num_samples or 'all'}-s{seed}"
 
 # %% ../../nbs/10_evals.ipynb #54997882
+def parse_solver_names(values: Sequence[str] | str) -> list[str]:
+    "Solver names from `a,b`, `a b`, or a list as `fire` read it (`[a,b]`, `['a', \"b\"]`)."
+    out = []
+    for v in [values] if isinstance(values, str) else values:
+        for n in str(v).strip().removeprefix("[").removesuffix("]").split(","):
+            if n := n.strip().strip("'\"").strip(): out.append(n)
+    return out
+
+# %% ../../nbs/10_evals.ipynb #b7e0c1a2
+MODEL_SOLVERS = ("trained_local", "openai", "gemini", "ollama", "vllm")   # the solvers that take `model`
+
+def _check_ready(name: str, solver: Solver):
+    "A hosted solver whose API key is missing fails now, in one line (the backend's client is made without a request)."
+    client = getattr(getattr(solver, "backend", None), "client", None)
+    if not callable(client): return
+    from wandering_light.backends import BackendError
+    try: client()
+    except BackendError as e:
+        if e.kind == "auth": raise UserError(f"solver {name!r}: {e}") from None
+
+# %% ../../nbs/10_evals.ipynb #b7e0c1a3
 def _build_solvers(solver_names: Sequence[str] | str, budget: int | None, solver_args: dict | None,
-                   solvers: dict[str, Solver] | None) -> tuple[list[str], dict[str, Solver]]:
-    "The solver names to run (split at commas, then the given solvers') and `{name: solver}`; unknown names fail."
-    if isinstance(solver_names, str): solver_names = [n.strip() for n in solver_names.split(",") if n.strip()]
-    names = list(solver_names)
+                   solvers: dict[str, Solver] | None, model_name: str | None = None) -> tuple[list[str], dict[str, Solver]]:
+    "The solver names to run (see `parse_solver_names`, then the given solvers') and `{name: solver}`; unknown names fail."
+    names = parse_solver_names(solver_names)
     if solvers: names = list(dict.fromkeys([*names, *solvers]))
     if not names: raise UserError("no solver names given")
     built: dict[str, Solver] = dict(solvers or {})
     for n in names:
         if n in built: continue
-        try: built[n] = get_solver_by_name(n, budget=budget, **(solver_args or {}))
+        kw = dict(solver_args or {})
+        if model_name and n in MODEL_SOLVERS: kw.setdefault("model", model_name)
+        try: built[n] = get_solver_by_name(n, budget=budget, **kw)
         except (ValueError, TypeError) as e: raise UserError(f"solver {n!r}: {e}") from None
+        _check_ready(n, built[n])
     return names, built
 
 # %% ../../nbs/10_evals.ipynb #7b9ca99f
@@ -221,23 +244,24 @@ def run_evaluation(eval_file: str | Path = DEFAULT_EVAL_SET, solver_names: Seque
                    num_samples: int | None = None, budget: int | None = None, run_dir: str | Path | None = None,
                    seed: int = 0, solver_args: dict | None = None, sample: str = "first",
                    functions: FunctionDefSet | None = None,
-                   plots: bool = True, progress: bool = True, solvers: dict[str, Solver] | None = None) -> dict:
+                   plots: bool = True, progress: bool = True, solvers: dict[str, Solver] | None = None,
+                   model_name: str | None = None) -> dict:
     "Evaluate solvers on a task file into a run directory (resuming it); returns `{solver: summarize(...)}`."
-    if isinstance(solver_names, str): solver_names = [n.strip() for n in solver_names.split(",") if n.strip()]
+    solver_names = parse_solver_names(solver_names)
     if not solver_names and not solvers: raise UserError("no solver names given")
     if num_samples is not None and num_samples < 1: raise UserError("--num_samples must be at least 1")
     if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int) or budget < 1):
         raise UserError(f"--budget must be a whole number, 1 or more (got {budget!r:.40})")
     if sample not in ("first", "random"): raise UserError(f"--sample must be 'first' or 'random', not {sample!r}")
     fs = functions if functions is not None else default_functions()
-    names, built = _build_solvers(solver_names, budget, solver_args, solvers)
+    names, built = _build_solvers(solver_names, budget, solver_args, solvers, model_name)
     path = resolve_task_file(eval_file)
     all_tasks = read_tasks(path, fs)
     if not all_tasks: raise UserError(f"{path}: no tasks")
     index = _pick(len(all_tasks), num_samples, sample, seed)
     config = {"eval_file": str(eval_file), "eval_file_sha256": _file_sha256(path), "solver_names": names,
               "num_samples": num_samples, "sample": sample, "budget": budget, "seed": seed,
-              "solver_args": solver_args or {}, "solvers": {n: _describe(built[n]) for n in names}, "basis": fs.digest}
+              "solver_args": solver_args or {}, "model_name": model_name, "solvers": {n: _describe(built[n]) for n in names}, "basis": fs.digest}
     run_dir = Path(run_dir or default_run_dir(eval_file, names, budget, num_samples, seed))
     with run_lock(run_dir):
         run = RunDir(run_dir, config)
@@ -256,9 +280,9 @@ class EvalConfig:
     "The options of `wl eval`."
     file: str | None = field(default=None, metadata={"help": "the eval file (or give it with --eval_file)", "positional": True})
     eval_file: str | None = field(default=None, metadata={
-        "help": f"task file (.jsonl or .jsonl.gz) or packaged task set; None: {DEFAULT_EVAL_SET}"})
+        "help": f"task file (.jsonl, .jsonl.gz, or an upstream .py data file) or packaged task set; None: {DEFAULT_EVAL_SET}"})
     solver_names: list[str] = field(default_factory=lambda: ["bfs"], metadata={
-        "help": "solver names, comma- or space-separated (the known ones are listed above)"})
+        "help": "solver names, comma- or space-separated, or a list as upstream wrote it: [a,b] (the known ones are listed above)"})
     num_samples: int | None = field(default=None, metadata={"help": "evaluate N tasks; None: all of them", "min": 1})
     sample: str = field(default="first", metadata={"help": "which N tasks: the first N of the file, or a seeded random N",
                                                    "choices": ["first", "random"]})
@@ -266,6 +290,10 @@ class EvalConfig:
                                                        "min": 1})
     run_dir: str | None = field(default=None, metadata={
         "help": "run directory; None: runs/eval/<file>-<solvers>-b<budget>-n<N>-s<seed>"})
+    output_dir: str | None = field(default=None, metadata={
+        "help": "folder for the run directory (upstream's flag): the run goes to OUTPUT_DIR/<file>-<solvers>-b<budget>-n<N>-s<seed>"})
+    model_name: str | None = field(default=None, metadata={
+        "help": f"the model of the solvers that take one ({', '.join(MODEL_SOLVERS)}): a checkpoint directory, a model size, a cached hub name or a hosted model"})
     seed: int = field(default=0, metadata={"help": "seed of the task sample and the solvers"})
     solver_args: str | None = field(default=None, metadata={"help": "JSON object of extra keyword arguments for the solvers"})
     no_plots: bool = field(default=False, metadata={"help": "do not draw the plots"})
@@ -277,14 +305,15 @@ def validate(self: EvalConfig):
     "Check what spans fields or needs parsing; raises a one-line `UserError`."
     if self.file and self.eval_file and self.file != self.eval_file:
         raise UserError("give the eval file once (positional or --eval_file)")
+    if self.run_dir and self.output_dir: raise UserError("give --run_dir or --output_dir, not both")
     if self.num_samples is not None and self.num_samples < 1: raise UserError("--num_samples must be at least 1")
     self.kwargs()
 
 # %% ../../nbs/10_evals.ipynb #056567bf
 @patch(as_prop=True)
 def names(self: EvalConfig) -> list[str]:
-    "The solver names, split at commas."
-    return [n.strip() for x in self.solver_names for n in x.split(",") if n.strip()]
+    "The solver names (see `parse_solver_names`)."
+    return parse_solver_names(self.solver_names)
 
 @patch
 def kwargs(self: EvalConfig) -> dict | None:
@@ -309,9 +338,10 @@ def main(argv: list[str] | None = None) -> int:
                      "length against the certified length, success by distance, time per task. Re-running the same "
                      f"command resumes its run directory. Known solvers: {', '.join(solver_names())}.")
     eval_file = a.file or a.eval_file or DEFAULT_EVAL_SET
-    run_dir = a.run_dir or default_run_dir(eval_file, a.names, a.budget, a.num_samples, a.seed)
+    run_dir = default_run_dir(eval_file, a.names, a.budget, a.num_samples, a.seed)
+    run_dir = a.run_dir or (Path(a.output_dir) / run_dir.name if a.output_dir else run_dir)
     summary = run_evaluation(eval_file, a.names, a.num_samples, a.budget, run_dir, a.seed, a.kwargs(), a.sample,
-                             plots=not a.no_plots, progress=not a.quiet)
+                             plots=not a.no_plots, progress=not a.quiet, model_name=a.model_name)
     for n, s in summary.items(): print(summary_line(n, s))
     print(f"results: {run_dir}")
     return 0
