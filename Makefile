@@ -26,8 +26,18 @@ $(VENV)/.main-installed: pyproject.toml $(CONSTRAINTS) | $(BIN)/python
 	$(PIP) "$(TORCH)" -e .
 	touch $@
 
+# The `envs` extra: its four libraries declare bounds that contradict pins in constraints.txt (trackio: pillow<13;
+# verifiers 0.3.1: mcp<2, and websockets<17 through openai-agents; openenv-core: gradio, which only its optional web UI
+# imports), so pip's resolver rejects `.[dev,envs]`. Their other dependencies go in with the dev tools; they follow
+# with --no-deps, each at the version constraints.txt pins.
+ENVS_DEPS   = reasoning-gym aiohttp aiolimiter anthropic gepa loguru math-verify mcp msgpack "prime-pydantic-config[toml]" \
+              prime-sandboxes prime-tunnel pyzmq renderers setproctitle tenacity tomli-w uvloop griffelib fastapi fastmcp \
+              websockets brotli gradio-client orjson python-multipart starlette "uvicorn[standard]"
+ENVS_NODEPS = verifiers openai-agents openenv-core trackio
+
 $(VENV)/.dev-installed: pyproject.toml $(CONSTRAINTS) | $(BIN)/python
-	$(PIP) "$(TORCH)" -e ".[dev]"
+	$(PIP) "$(TORCH)" -e ".[dev]" $(ENVS_DEPS)
+	$(PIP) --no-deps $(ENVS_NODEPS)
 	touch $@ $(VENV)/.main-installed
 
 quickstart: $(VENV)/.main-installed
