@@ -17,7 +17,7 @@ from .tasks import InductionTask, default_functions
 from . import prompts as P
 
 # %% auto #0
-__all__ = ['STEP_DISTANCE_WEIGHTS', 'task_route', 'step_rows', 'step_examples', 'step_dataset']
+__all__ = ['STEP_DISTANCE_WEIGHTS', 'task_route', 'step_rows', 'step_examples', 'step_dataset', 'step_states']
 
 # %% ../nbs/07b_steps.ipynb #f88e190c
 def task_route(task: InductionTask, space: SearchSpace | None = None,
@@ -66,4 +66,16 @@ def step_dataset(tasks: Sequence[InductionTask], world_share: float = 0.0, onesh
     import datasets
     rows = step_examples(tasks, world_share, oneshot_share, seed)
     random.Random(seed).shuffle(rows)
+    return datasets.Dataset.from_list(rows)
+
+# %% ../nbs/07b_steps.ipynb #6d26ae1d
+def step_states(tasks: Sequence[InductionTask], functions: FunctionDefSet | None = None):
+    "Every state on the tasks' routes as a `datasets.Dataset`: `prompt`, `values`, `target` (TypedList JSON), `remaining`."
+    import datasets
+    fs = functions if functions is not None else default_functions()
+    ex, space, rows = Executor(fs), SearchSpace(fs), []
+    for t in tasks:
+        for r in step_rows(t, ex, space):
+            rows.append({"prompt": P.step_prompt(r["values"], r["target"]), "values": r["values"].to_string(),
+                         "target": r["target"].to_string(), "remaining": r["remaining"]})
     return datasets.Dataset.from_list(rows)

@@ -1,4 +1,4 @@
-"""Reward functions for induction and proposal: correctness on every example, brevity against the certified shortest length, format penalties, learnability, validity and novelty, with TRL-compatible wrappers and a completion log.
+"""Reward functions for induction, proposal and step-wise rollouts: correctness on every example, brevity against the certified shortest length, format penalties, learnability, validity and novelty, with TRL-compatible wrappers and a completion log.
 
 Docs: https://wandering-light.github.io/wandering_light/rewards.html.md"""
 
@@ -19,10 +19,11 @@ from ..prompts import (ParsedPipeline, ParsedProposal, parse_completion, parse_p
 from ..tasks import InductionTask, SearchLimits, default_functions, task_from_proposal, ProposalError
 
 # %% auto #0
-__all__ = ['FORMAT_PENALTIES', 'INDUCTION_WEIGHTS', 'PROPOSAL_WEIGHTS', 'correctness_reward', 'brevity_reward', 'format_penalty',
-           'InductionScore', 'weighted_total', 'is_canonical', 'score_induction', 'solve_rate', 'learnability_reward',
-           'proposal_validity', 'novelty_reward', 'ProposalScore', 'check_proposal', 'finish_proposal',
-           'score_proposal', 'group_stats', 'zero_spread_share', 'CompletionLog', 'InductionRewards', 'ProposalRewards']
+__all__ = ['FORMAT_PENALTIES', 'INDUCTION_WEIGHTS', 'PROPOSAL_WEIGHTS', 'STEP_WEIGHTS', 'correctness_reward', 'brevity_reward',
+           'format_penalty', 'InductionScore', 'weighted_total', 'is_canonical', 'score_induction', 'solve_rate',
+           'learnability_reward', 'proposal_validity', 'novelty_reward', 'ProposalScore', 'check_proposal',
+           'finish_proposal', 'score_proposal', 'group_stats', 'zero_spread_share', 'CompletionLog', 'InductionRewards',
+           'ProposalRewards', 'StepScore', 'StepRewards']
 
 # %% ../../nbs/11_rewards.ipynb #3cd6de2a
 def correctness_reward(output: TypedList | None, target: TypedList) -> float:
@@ -448,3 +449,71 @@ def summary(self: ProposalRewards, scores) -> dict:
             "valid_rate": sum(s.valid for s in scores) / n,
             "solver_success_rate": statistics.fmean(rated) if rated else 0.0,
             "frac_non_zero_std": sum(0 < r < 1 for r in rated) / len(rated) if rated else 0.0}
+
+# %% ../../nbs/11_rewards.ipynb #e3812540
+from ..prompts import clean_completion
+from ..executor import ExecutionError
+
+STEP_WEIGHTS = {"reached": 1.0, "format": 1.0}
+
+@dataclass
+class StepScore:
+    "One sampled step, scored by the rollout it starts (see above)."
+    completion: str
+    tool: str | None = None
+    error: str | None = None
+    used: int | None = None          # steps of the rollout that reached the target (the sampled one included)
+    components: dict = field(default_factory=dict)
+    reward: float = 0.0
+
+# %% ../../nbs/11_rewards.ipynb #12371d60
+class StepRewards(_RewardSet):
+    "TRL reward functions for one step (`reached`, `format`), the rest of the rollout by `policy` (a `stepwise.Policy`)."
+    task, weights = "steps", STEP_WEIGHTS
+    def __init__(self, policy, max_steps: int = 8, log: CompletionLog | str | Path | None = None):
+        super().__init__(log)
+        self.policy, self.max_steps = policy, max_steps
+        self.fs, self.executor = policy.functions, Executor(policy.functions)
+
+# %% ../../nbs/11_rewards.ipynb #f202ecb2
+def _step(fs: FunctionDefSet, ex: Executor, text: str, values: TypedList) -> tuple[StepScore, TypedList | None]:
+    "The sampled step parsed and run: its score so far, and the values it produced (None: nothing to continue)."
+    from wandering_light.prompts import parse_step
+    p = parse_step(text, fs, values.item_type)
+    s = StepScore(clean_completion(text) if as_text(text) is not None else "", p.tool.name if p.tool else None, p.error)
+    if p.error or p.tool is None: return s, None
+    try: return s, ex.apply(p.tool, values)
+    except ExecutionError: s.error = "step_failed"; return s, None
+
+@patch
+def score(self: StepRewards, prompts, completions, columns) -> list[StepScore]:
+    "Run each sampled step, then roll the policy out (greedily, in one batch) from every state that is not the target."
+    for k in ("values", "target", "remaining"):
+        if k not in columns: raise ValueError(f"step rewards need the dataset column {k!r}")
+    targets = [_typed(t) for t in columns["target"]]
+    steps = [_step(self.fs, self.executor, c, _typed(v)) for c, v in zip(completions, columns["values"])]
+    go = [i for i, (_, v) in enumerate(steps) if v is not None and v != targets[i]]
+    rest = dict(zip(go, self.policy.rollouts([(steps[i][1], targets[i]) for i in go], self.max_steps - 1)))
+    out = []
+    for i, (s, v) in enumerate(steps):
+        if v is not None and v == targets[i]: s.used = 1
+        elif i in rest and rest[i].reached: s.used = 1 + len(rest[i].tools)
+        s.components = {"reached": min(1.0, int(columns["remaining"][i]) / s.used) if s.used else 0.0,
+                        "format": -0.5 if s.error else 0.0}
+        s.reward = weighted_total(s.components, self.weights)
+        out.append(s)
+    return out
+
+# %% ../../nbs/11_rewards.ipynb #e0939476
+@patch
+def extra(self: StepRewards, i, s: StepScore, columns) -> dict:
+    "The step fields of a log record."
+    return {"completion": s.completion, "tool": s.tool, "error": s.error, "used": s.used,
+            "remaining": int(columns["remaining"][i]), "target": render_typed_list(_typed(columns["target"][i]))}
+
+@patch
+def summary(self: StepRewards, scores) -> dict:
+    "Success (the rollout reached the target) and parse rates of the batch."
+    n = len(scores) or 1
+    return {"success_rate": sum(s.used is not None for s in scores) / n,
+            "parse_rate": sum(s.error in (None, "step_failed") for s in scores) / n}

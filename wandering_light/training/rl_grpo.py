@@ -24,7 +24,9 @@ from .. import prompts as P
 from ..tasks import DEFAULT_EVAL_SET, InductionTask, ProposerTask, read_tasks, write_tasks
 from ..utils import RunDir, UserError, cli_main, parse_config, save_figure
 from ..evals.evaluate_proposer import sample_attempts
-from .reward import CompletionLog, InductionRewards, ProposalRewards
+from .reward import CompletionLog, InductionRewards, ProposalRewards, StepRewards
+from ..steps import step_states
+from ..stepwise import StepPolicy
 from .core import (TrainOptions, TrainRun, _flags, _opt, curve_table, start_model, wait_for,
                                            with_recipe)
 from .sft import (eval_callback, induction_dataset, prepare_data, proposer_dataset, _sample)
@@ -33,7 +35,8 @@ from .sft import (eval_callback, induction_dataset, prepare_data, proposer_datas
 @dataclass
 class GRPORunConfig(TrainOptions, GRPOConfig):
     "The options of `wl grpo`: TRL's `GRPOConfig`, the training core's run options, and the quick recipe as defaults."
-    task: str = _opt("induction", "the task to learn", choices=["induction", "proposer"])
+    task: str = _opt("induction", "the task to learn: one-shot induction, one step of a step-wise rollout (scored by the "
+                      "rollout it starts), or proposing tasks", choices=["induction", "steps", "proposer"])
     tasks: int = _opt(2_000, "tasks to generate when --data is not given", min=1)
     max_steps: int = _opt(40, "training steps", min=1)
     learning_rate: float = _opt(3e-5, "learning rate")
@@ -58,8 +61,8 @@ from fastcore.basics import patch
 
 @patch
 def __post_init__(self: GRPORunConfig):
-    "A proposal needs longer completions (two lines: an input and a pipeline); our checks come before TRL's."
-    if self.max_completion_length is None: self.max_completion_length = 96 if self.task == "proposer" else 16
+    "A proposal needs longer completions (two lines: an input and a pipeline), a step one tool; our checks come first."
+    if self.max_completion_length is None: self.max_completion_length = {"proposer": 96, "steps": 3}.get(self.task, 16)
     self.validate()
     TrainOptions.__post_init__(self)
 
@@ -140,11 +143,14 @@ def _proposal_attempts(solver, solver_tok, attempts: int, seed: int):
 
 # %% ../../nbs/13_grpo.ipynb #36ffff62
 def grpo_data(cfg: GRPORunConfig, tr: TrainRun, data: dict, model, tok, solver=None):
-    "`(dataset, rewards, solver)`: selected induction tasks, or proposer tasks rated by the solver's attempts."
+    "`(dataset, rewards, solver)`: selected induction tasks, route states, or proposer tasks rated by the solver's attempts."
     log = CompletionLog(tr.run.results / "completions.jsonl")
     if tr.main and tr.run.resumed: log.truncate(tr.step0)              # those steps' generations are redone
     if cfg.task == "induction":
         return induction_dataset(choose_prompts(cfg, tr, data["train"], model, tok)), InductionRewards(log=log), solver
+    if cfg.task == "steps":                  # enough tasks for the run's prompts; the policy is the model being trained
+        tasks = _sample(list(data["train"]), max(64, cfg.max_steps * cfg.per_device_train_batch_size // cfg.num_generations), cfg.seed)
+        return step_states(tasks), StepRewards(StepPolicy(model, tok), log=log), solver
     if solver is None:
         if not cfg.solver_model: raise UserError("--task proposer needs --solver-model (the solver that rates proposals)")
         solver = start_model(cfg.solver_model, cfg.seed)[:2]

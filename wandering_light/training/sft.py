@@ -26,6 +26,7 @@ from ..function_def import FunctionDefSet
 from ..executor import Executor
 from .. import prompts as P
 from ..steps import STEP_DISTANCE_WEIGHTS, step_dataset
+from ..self_knowledge import outcome_dataset, outcome_rows
 from ..tasks import (DEFAULT_EVAL_SET,
  InductionTask, ProposerTask, create_data, default_functions,
                                    read_proposer_tasks, read_tasks, split_of, make_proposer_tasks)
@@ -44,10 +45,13 @@ from .core import (RunDirCallback, StopCallback, last_checkpoint, tracking, lora
 class SFTRunConfig(TrainOptions, SFTConfig):
     "The options of `wl sft`: TRL's `SFTConfig`, the training core's run options, and the quick recipe as defaults."
     task: str = _opt("induction", "the task to learn: one-shot induction, step-wise induction (next tool from the "
-                     "current values), or proposing tasks", choices=["induction", "steps", "proposer"])
+                     "current values), proposing tasks, or self-knowledge (P(solve) before trying, learnt from the start "
+                     "policy's own outcomes)", choices=["induction", "steps", "proposer", "self"])
     world_share: float = _opt(0.2, "steps: share of the steps also taught as world-model examples (predict the "
                               "tool's result)", min=0.0, max=1.0)
     oneshot_share: float = _opt(0.0, "steps: share of the tasks also taught in the one-shot format", min=0.0, max=1.0)
+    self_tasks: int = _opt(4_000, "self: training tasks the start policy is rolled out on (its outcomes are the labels)", min=1)
+    self_max_steps: int = _opt(8, "self: the budget of that rollout, in tools", min=1)
     model_name: str = _opt("tiny", "model size to build from scratch (tiny, small, base) or a checkpoint directory / hub name")
     max_steps: int = _opt(150, "training steps", min=1)
     learning_rate: float | None = _opt(None, "learning rate (default 1e-3 from scratch, 1e-4 from a checkpoint)")
@@ -63,6 +67,8 @@ class SFTRunConfig(TrainOptions, SFTConfig):
     def __post_init__(self):
         "The learning rate follows from the start (scratch or checkpoint) unless given; then the core's defaults."
         from wandering_light.models import MODEL_SIZES
+        if self.task == "self" and self.model_name in MODEL_SIZES:
+            raise UserError("--task self learns a policy's own outcomes: give --model-name a step-wise checkpoint")
         if self.learning_rate is None: self.learning_rate = 1e-3 if self.model_name in MODEL_SIZES else 1e-4
         super().__post_init__()
 
@@ -208,7 +214,7 @@ def _sample(xs: list, n: int, seed) -> list:
 def eval_callback(cfg, data: dict, tok, tr: TrainRun, at_start: bool = False, solver=None) -> EvalCallback | None:
     "The held-out evaluation of a run (None with --no-eval): tasks and --eval-file (one-shot or step-wise), or proposer prompts."
 
-    if cfg.no_eval: return None
+    if cfg.no_eval or cfg.task == "self": return None       # self-knowledge is measured after training (benchmarks/self_knowledge.py)
     if cfg.task in ("induction", "steps"):
         sets = {"heldout": _sample(data["heldout"], cfg.eval_tasks, cfg.seed)}
         if cfg.eval_file: sets[Path(cfg.eval_file).name.split(".")[0]] = read_tasks(cfg.eval_file)
@@ -229,6 +235,11 @@ def run_sft(cfg: SFTRunConfig) -> dict:
         if not data["train"]: raise UserError("no training tasks")
         model, tok, _ = start_model(cfg.model_name, cfg.seed)
         if cfg.task == "steps": ds = step_dataset(data["train"], cfg.world_share, cfg.oneshot_share, cfg.seed)
+        elif cfg.task == "self":                # labels: what the start policy does, one greedy rollout per task
+            from wandering_light.stepwise import StepPolicy
+            rows = outcome_rows(StepPolicy(model, tok), _sample(data["train"], cfg.self_tasks, f"{cfg.seed}:self"), cfg.self_max_steps)
+            tr.run.log("outcomes", key="outcomes", tasks=len(rows), solved=sum(r["solved"] for r in rows))
+            ds = outcome_dataset(rows)
         else: ds = (induction_dataset if cfg.task == "induction" else proposer_dataset)(data["train"])
 
         trainer = SFTTrainer(model=model, args=cfg, train_dataset=ds, processing_class=tok, peft_config=tr.peft_config(),
