@@ -244,10 +244,10 @@ class Sandbox:
 # %% ../nbs/03_executor.ipynb #bf2caef2
 @patch
 def _start(self: Sandbox):
-    env = {"PATH": os.environ.get("PATH", ""), "PYTHONHASHSEED": self.hash_seed or "random",
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONHASHSEED": self.hash_seed or "random",     # honoured: -s -P, not -I (which drops it)
            "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     bounds = {b.name: getattr(self.limits, b.name) for b in fields(ValueBounds)}
-    cmd = [sys.executable, "-I", "-c", "import sys; sys.path[:0] = " + repr([p for p in sys.path if p]) +
+    cmd = [sys.executable, "-s", "-P", "-c", "import sys; sys.path[:0] = " + repr([p for p in sys.path if p]) +
            f"; from wandering_light.executor import sandbox_worker_main; "
            f"sandbox_worker_main({self.limits.memory_mb}, {self.limits.max_output_bytes}, {bounds!r})"]
     self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
