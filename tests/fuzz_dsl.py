@@ -13,10 +13,10 @@ from wandering_light.utils import UserError
 
 LIMITS = Limits(timeout_s=0.5, memory_mb=256)
 _sandbox: list = []
-def _executor() -> Executor:
-    "One executor (and worker) for every case, as in a real run: a case that kills the worker must not break the next."
+def _executor(*tools: FunctionDef) -> Executor:
+    "An executor whose palette is `tools`, sharing one worker with every case (a case that kills it must not break the next)."
     if not _sandbox: _sandbox.append(Sandbox(LIMITS))
-    return Executor(limits=LIMITS, sandbox=_sandbox[0])
+    return Executor(list(tools), limits=LIMITS, sandbox=_sandbox[0])
 
 CANARY = Path(tempfile.gettempdir()) / f"wl-fuzz-canary-{os.getpid()}"
 
@@ -71,7 +71,8 @@ _code_cases = st.tuples(_bodies, st.sampled_from([int, str, list, float]),
 def check_code_text(case):
     code, out_t, items = case
     in_t = type(items[0])
-    r = _executor().run([FunctionDef("tool", in_t, out_t, code=code)], items)
+    tool = FunctionDef("tool", in_t, out_t, code=code)
+    r = _executor(tool).run([tool], items)
     if not isinstance(r, ExecResult): raise Violation("exception", f"run returned {type(r).__name__}")
     if CANARY.exists():
         CANARY.unlink(); raise Violation("escape", f"tool code wrote {CANARY}")
@@ -99,8 +100,9 @@ def _victim_truth(x: float) -> str:
 @surface("cross_tool", st.tuples(_poisons, st.floats(-1e6, 1e6)), limit_s=LIMITS.timeout_s + 1.5)
 def check_cross_tool(case):
     poison, x = case
-    ex = _executor()
-    r = ex.run([FunctionDef("poison", int, int, code=poison)], [1])
+    poisoner = FunctionDef("poison", int, int, code=poison)
+    ex = _executor(poisoner, VICTIM)
+    r = ex.run([poisoner], [1])
     if not isinstance(r, ExecResult): raise Violation("exception", "run returned no ExecResult")
     v = ex.run([VICTIM], [x])
     if not v.success: raise Violation("leak", f"the victim failed after {poison!r}: {v.error}")
