@@ -1,0 +1,84 @@
+"""Self-knowledge on this CPU: does the step-wise policy know, before it tries, whether it will solve a task?
+
+The policy is the model `benchmarks/stepwise.py` trained (default runs/bench-stepwise/sft/model). Its outcome on a task
+is one greedy step-wise rollout (the `stepwise` solver at budget 1). Stages (resumable in the run directory):
+1. train: `wl sft --task self` from the policy: it is rolled out on `--self-tasks` training tasks and learns to answer
+   `#q: Can you solve this task?` with its own outcome (`--minutes` of training, cosine schedule);
+2. validation: outcomes and P(solve) on 1,000 validation tasks; the can/cannot thresholds are chosen there
+   (precision 0.98, at least 20 tasks beyond each threshold);
+3. test: outcomes and P(solve) on the upstream 480-task set and the 500 held-out tasks of `benchmarks/stepwise.py`:
+   ECE, AUROC, Brier, the three classes, selective success, reliability plots.
+The baseline, measured in the same run: the policy's own confidence in its first step (the largest probability of its
+next-tool distribution at the task's start), Platt-scaled on the validation tasks. Figures are reported for both, with
+the ratio of the evaluator's AUROC to the baseline's.
+Usage: python benchmarks/self_knowledge.py [--save] [--minutes 6] [--self-tasks 6000] [--bench-dir runs/bench-stepwise] [--run-dir DIR]
+"""
+import argparse, json, math, random, shutil, sys
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).parent))
+from _common import report, stage
+
+def outcomes_and_scores(policy_dir: Path, evaluator_dir: Path, tasks: list) -> dict:
+    "The policy's outcome on each task, the evaluator's P(solve), and the policy's first-step confidence."
+    from wandering_light.models import load_model
+    from wandering_light.stepwise import StepPolicy
+    from wandering_light.self_knowledge import outcome_rows, p_solve
+    pol = StepPolicy.load(policy_dir)
+    rows = outcome_rows(pol, tasks)
+    first = pol.logprobs([t.input for t in tasks], [t.output for t in tasks])
+    conf = [max(lp.values()) if lp else -30.0 for lp in first]
+    return {"solved": [r["solved"] for r in rows], "p": p_solve(*load_model(evaluator_dir, device="cpu"), tasks),
+            "first_step_logprob": conf}
+
+def main(argv):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--save", action="store_true")
+    ap.add_argument("--minutes", type=float, default=6.0)
+    ap.add_argument("--self-tasks", type=int, default=6000)
+    ap.add_argument("--s-per-step", type=float, default=0.7, help="measured step time used to fit the schedule")
+    ap.add_argument("--bench-dir", default="runs/bench-stepwise")
+    ap.add_argument("--run-dir", default="runs/bench-self")
+    ap.add_argument("--threads", type=int, default=1)
+    a = ap.parse_args(argv)
+    import torch
+    torch.set_num_threads(a.threads)
+    from wandering_light.tasks import read_tasks, resolve_task_file, DEFAULT_EVAL_SET
+    from wandering_light.training.sft import parse_args as sft_args, run_sft
+    from wandering_light.calibration import fit_platt, sigmoid
+    from wandering_light.self_knowledge import choose_thresholds, self_report, reliability_plot
+    bench, run = Path(a.bench_dir), Path(a.run_dir)
+    policy = bench / "sft" / "model"
+    if not (policy / "config.json").exists(): sys.exit(f"error: no policy at {policy}: run benchmarks/stepwise.py first")
+    run.mkdir(parents=True, exist_ok=True)
+    steps = int(a.minutes * 60 / a.s_per_step)
+    resume = ["--resume"] if (run / "sft" / "config.json").exists() else []
+    train = stage(run, "train", lambda: run_sft(sft_args(
+        ["--task", "self", "--model-name", str(policy), "--data", str(bench / "data"), "--run-dir", str(run / "sft"),
+         "--self-tasks", str(a.self_tasks), "--time-limit", str(a.minutes), "--max-steps", str(steps), "--batch-size", "64",
+         "--learning-rate", "1e-3", "--warmup-ratio", "0.02", "--save-every", str(max(50, steps // 4)), "--quiet",
+         "--threads", str(a.threads), *resume])))["result"]
+    evaluator = run / "sft" / "model"
+    val_tasks = read_tasks(bench / "data" / "validation.jsonl.gz")
+    random.Random(0).shuffle(val_tasks)
+    val = stage(run, "validation", lambda: outcomes_and_scores(policy, evaluator, val_tasks[:1000]))["result"]
+    lo, hi = choose_thresholds(val["p"], val["solved"])
+    a_, b_ = fit_platt(val["first_step_logprob"], val["solved"])
+    base = lambda s: [sigmoid(a_ * x + b_) for x in s["first_step_logprob"]]
+    blo, bhi = choose_thresholds(base(val), val["solved"])
+    sets = {"upstream480": read_tasks(resolve_task_file(DEFAULT_EVAL_SET)), "heldout500": read_tasks(bench / "heldout_test.jsonl.gz")}
+    figures = {"thresholds": {"evaluator": [round(lo, 4), round(hi, 4)], "first_step_baseline": [round(blo, 4), round(bhi, 4)]},
+               "validation": {"tasks": len(val["solved"]), "solved": sum(val["solved"])}}
+    out_dir = Path(__file__).parent / "results"
+    for name, tasks in sets.items():
+        s = stage(run, f"test-{name}", lambda: outcomes_and_scores(policy, evaluator, tasks))["result"]
+        ev, bl = self_report(s["p"], s["solved"], lo, hi), self_report(base(s), s["solved"], blo, bhi)
+        figures[name] = {"evaluator": ev, "first_step_baseline": bl,
+                         "ratio_auroc_evaluator_to_baseline": round(ev["auroc"] / bl["auroc"], 3) if ev["auroc"] and bl["auroc"] else None}
+        png = reliability_plot(s["p"], s["solved"], run / f"reliability_{name}.png", title=f"P(solve), {name}")
+        if "--save" in argv: shutil.copy(png, out_dir / f"self_knowledge_reliability_{name}.png")
+    figures["training"] = {"steps": train["steps"], "train_minutes": round(train["train_seconds"] / 60, 2),
+                           "self_tasks": a.self_tasks, "policy": str(policy)}
+    report("self_knowledge", figures, argv)
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
