@@ -20,7 +20,6 @@ def _tasks(path: Path, n=40):
     write_tasks(path, out)
     return path
 
-@pytest.mark.slow          # ~19 s on one core (a training subprocess): over the default suite's time budget
 def test_sft_logs_to_trackio(tmp_path):
     data = _tasks(tmp_path / "tasks.jsonl")
     run = tmp_path / "run"
