@@ -8,6 +8,7 @@ Docs: https://wandering-light.github.io/wandering_light/envs.html.md"""
 from __future__ import annotations
 import json, random
 from dataclasses import dataclass, field
+from fastcore.basics import patch
 from transformers.utils import get_json_schema
 from ..typed_list import TypedList, short_type_name, type_from_name
 from ..function_def import FunctionDef, FunctionDefSet
@@ -18,7 +19,7 @@ from ..training.reward import score_induction, brevity_reward
 
 # %% auto #0
 __all__ = ['ENV_NAME', 'MAX_ANSWER_CHARS', 'EnvConfig', 'make_task', 'task_entry', 'make_entry', 'make_entries', 'entry_task',
-           'score_answer', 'StepSession', 'apply', 'tool_function', 'tool_schemas']
+           'score_answer', 'StepSession', 'tool_function', 'tool_schemas']
 
 # %% ../../nbs/17_envs.ipynb #20d13aad
 ENV_NAME = "wandering_light_induction"
@@ -119,6 +120,7 @@ class StepSession:
         return float(brevity_reward(len(self.steps), self.distance, self.solved))
 
 # %% ../../nbs/17_envs.ipynb #81c6a6b1
+@patch
 def _move(self: StepSession, text) -> str:
     s = as_text(text)
     if s is None or len(s) > MAX_ANSWER_CHARS: return "error: a move is one tool name"
@@ -130,14 +132,14 @@ def _move(self: StepSession, text) -> str:
     self.states.append(r.output); self.steps.append(p.tool.name)
     return f"{p.tool.name} -> {render_typed_list(r.output)}"
 
+@patch
 def apply(self: StepSession, text) -> str:
     "Play one move (a tool name, or `stop`); returns what the model sees next. Never raises on `text`."
     if self.done: return "the episode is over"
     self.turns += 1
-    seen = _move(self, text)
+    seen = self._move(text)
     if seen.startswith("error"): self.errors += 1
     return seen + ("\nsolved" if self.solved else "\nout of turns" if self.done and not self.stopped else "")
-StepSession.apply = apply
 
 # %% ../../nbs/17_envs.ipynb #4334ac7e
 def _json_type(t: type) -> type:

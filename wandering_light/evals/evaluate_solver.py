@@ -18,6 +18,7 @@ from ..trajectory import Trajectory, TrajectoryList, TrajectorySpec, TrajectoryS
 from ..solver import Solver, TrajectorySolver
 from ..tasks import InductionTask
 from .run_evaluation import evaluate_task, summarize
+from ..utils import write_json_atomic
 
 # %% auto #0
 __all__ = ['DetailedEvalResult', 'EvalResult', 'evaluate_using_trajectories', 'evaluate_using_trajectory_specs',
@@ -61,9 +62,8 @@ def to_dict(self: EvalResult) -> dict[str, Any]:
 
 @patch
 def save_to_file(self: EvalResult, output_file: str):
-    "Write `to_dict()` as JSON, making the folder if needed."
-    os.makedirs(os.path.dirname(output_file) or ".", exist_ok=True)
-    with open(output_file, "w") as f: json.dump(self.to_dict(), f, indent=2)
+    "Write `to_dict()` as JSON (atomically, making the folder if needed)."
+    write_json_atomic(output_file, self.to_dict())
 
 # %% ../../nbs/10c_evaluate_solver.ipynb #10f839ee
 def _ours(solver) -> Solver:

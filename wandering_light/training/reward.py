@@ -13,9 +13,9 @@ from typing import Any, Callable, Sequence
 from fastcore.basics import patch
 from ..typed_list import TypedList
 from ..function_def import FunctionDefSet
-from ..executor import Executor
+from ..executor import Executor, ExecutionError
 from ..prompts import (ParsedPipeline, ParsedProposal, parse_completion, parse_proposal, render_typed_list,
-                                     as_text)
+                                     as_text, clean_completion, parse_step)
 from ..tasks import InductionTask, SearchLimits, default_functions, task_from_proposal, ProposalError
 
 # %% auto #0
@@ -451,9 +451,6 @@ def summary(self: ProposalRewards, scores) -> dict:
             "frac_non_zero_std": sum(0 < r < 1 for r in rated) / len(rated) if rated else 0.0}
 
 # %% ../../nbs/11_rewards.ipynb #e3812540
-from ..prompts import clean_completion
-from ..executor import ExecutionError
-
 STEP_WEIGHTS = {"reached": 1.0, "format": 1.0}
 
 @dataclass
@@ -478,7 +475,6 @@ class StepRewards(_RewardSet):
 # %% ../../nbs/11_rewards.ipynb #f202ecb2
 def _step(fs: FunctionDefSet, ex: Executor, text: str, values: TypedList) -> tuple[StepScore, TypedList | None]:
     "The sampled step parsed and run: its score so far, and the values it produced (None: nothing to continue)."
-    from wandering_light.prompts import parse_step
     p = parse_step(text, fs, values.item_type)
     s = StepScore(clean_completion(text) if as_text(text) is not None else "", p.tool.name if p.tool else None, p.error)
     if p.error or p.tool is None: return s, None
@@ -498,7 +494,7 @@ def score(self: StepRewards, prompts, completions, columns) -> list[StepScore]:
     for i, (s, v) in enumerate(steps):
         if v is not None and v == targets[i]: s.used = 1
         elif i in rest and rest[i].reached: s.used = 1 + len(rest[i].tools)
-        s.components = {"reached": min(1.0, int(columns["remaining"][i]) / s.used) if s.used else 0.0,
+        s.components = {"reached": brevity_reward(s.used, int(columns["remaining"][i]), s.used is not None),
                         "format": -0.5 if s.error else 0.0}
         s.reward = weighted_total(s.components, self.weights)
         out.append(s)
