@@ -152,6 +152,8 @@ class AgentArgs:
     out: str = field(metadata={"help": "the run directory"})
     tasks: str | None = field(default=None, metadata={"help": "a certified task record file (JSON lines, .gz allowed) "
                               "or a packaged set's name"})
+    bootstrap: str | None = field(default=None, metadata={"help": "the task's bootstrap: a .py file, a notebook or a "
+                                  "packaged one (induction, vigenere, sorting); default: induction tasks"})
     generate: int | None = field(default=None, metadata={"help": "generate N tasks by random walks relabelled with BFS", "min": 1})
     limit: int | None = field(default=None, metadata={"help": "only the first LIMIT tasks", "min": 1})
     policy: str | None = field(default=None, metadata={"help": "who writes the blocks (default: expert; model with --model)",
@@ -187,6 +189,8 @@ class AgentArgs:
         if self.base_url and not self.model: raise UserError("--base-url needs --model (the name of the served model)")
         if self.limit is not None and self.limit < 1: raise UserError("--limit must be at least 1")
         self.walk_lengths()
+        if self.bootstrap is not None and self.lengths != "1,3":
+            raise UserError("--lengths is for the built-in induction tasks; a bootstrap makes its own instances")
 
     def walk_lengths(self) -> tuple[int, int]:
         "`--lengths` as `(MIN, MAX)`; `UserError` unless 1 <= MIN <= MAX."
@@ -196,19 +200,31 @@ class AgentArgs:
         except ValueError: raise UserError(f"--lengths takes MIN,MAX with 1 <= MIN <= MAX, not {self.lengths!r}") from None
         return lengths
 
+# %% ../nbs/40_cli.ipynb #a43fb90f
+def _agent_bootstrap(a: AgentArgs):
+    "The bootstrap `--bootstrap` names (None without one); `UserError` if it cannot read `--tasks`."
+    if a.bootstrap is None: return None
+    from wandering_light.agent.bootstrap import load_bootstrap
+    boot = load_bootstrap(a.bootstrap)
+    if a.tasks is not None and boot.read_tasks is None:
+        raise UserError(f"the {boot.name} bootstrap has no task files: use --generate N (it makes its own instances)")
+    return boot
+
 # %% ../nbs/40_cli.ipynb #5cfc758c
-def _agent_loop(a: AgentArgs, functions):
-    "The agent loop the options ask for (a model as policy and/or scorer with `--model`)."
+def _agent_loop(a: AgentArgs, functions, boot=None):
+    "The agent loop the options ask for (a model as policy and/or scorer with `--model`; a bootstrap's expert and rules)."
     from wandering_light.agent.policies import make_policy, make_scorer
     from wandering_light.agent.loop import AgentLoop, AgentConfig
     model_policy = model_scorer = None
     if a.model:
         from wandering_light.agent.models import model_agent
         model_policy, model_scorer = model_agent(a.model, base_url=a.base_url, temperature=a.temperature)
-    policy = model_policy if a.policy == "model" else make_policy(
-        a.policy, functions, **({"slip_prob": a.slip_prob} if a.policy == "expert" else {}))
+    if a.policy == "model": policy = model_policy
+    elif a.policy == "expert" and boot is not None: policy = boot.expert(slip_prob=a.slip_prob)
+    else: policy = make_policy(a.policy, functions, **({"slip_prob": a.slip_prob} if a.policy == "expert" else {}))
     scorer = model_scorer if a.scorer == "logit" else make_scorer(a.scorer)
-    return AgentLoop(policy, scorer, functions, AgentConfig(a.budget, a.max_retries, a.n, a.max_n, a.threshold, a.heldout, a.seed))
+    return AgentLoop(policy, scorer, functions, AgentConfig(a.budget, a.max_retries, a.n, a.max_n, a.threshold, a.heldout, a.seed),
+                     rules=boot)
 
 # %% ../nbs/40_cli.ipynb #a0aeb8d3
 def _log_task(run, i: int, task, r: dict):
@@ -257,7 +273,8 @@ def _agent_run_tasks(loop, tasks, run, quiet: bool):
 # %% ../nbs/40_cli.ipynb #61782bb3
 def _agent_report(a: AgentArgs, summary: dict, counts: dict, cal: dict) -> str:
     "The run's report.md."
-    lines = [f"# Agent run", "", f"policy `{a.policy}`, scorer `{a.scorer}`, budget {a.budget} ticks, n={a.n} "
+    lines = [f"# Agent run", "", (f"bootstrap `{a.bootstrap}`, " if a.bootstrap else "") +
+             f"policy `{a.policy}`, scorer `{a.scorer}`, budget {a.budget} ticks, n={a.n} "
              f"(escalating to {a.max_n}), {a.heldout} held-out examples per task, seed {a.seed}.", "",
              "| figure | value |", "| --- | --- |"] + [f"| {k} | {v} |" for k, v in summary.items()] + [
              "", "## Exports", ""] + [f"- `results/{k}.jsonl`: {v} rows" for k, v in counts.items()] + [
@@ -276,18 +293,20 @@ def agent_main(argv: list[str] | None = None) -> int:
     from wandering_light.agent.views import read_agent_tasks, generate_tasks, _default_functions
     from wandering_light.agent.exports import write_exports, summarize, grounded_labels, _load_traces
     a = parse_config(AgentArgs, argv, prog="wl agent", description=agent_main.__doc__)
-    functions = _default_functions()
-    config = {k: v for k, v in asdict(a).items() if k not in ("out", "quiet")}
+    boot = _agent_bootstrap(a)
+    functions = boot.tools if boot is not None else _default_functions()
+    config = {k: v for k, v in asdict(a).items() if k not in ("out", "quiet") and (k != "bootstrap" or v is not None)}
     if a.tasks is not None:
         from wandering_light.tasks import resolve_task_file
         a.tasks = str(resolve_task_file(a.tasks))          # a path, or the file of a packaged set; UserError if neither
     config["tasks"] = str(Path(a.tasks).resolve()) if a.tasks else None
-    tasks = read_agent_tasks(a.tasks, functions) if a.tasks else generate_tasks(a.generate, a.seed, a.walk_lengths(), functions)
+    if boot is not None: tasks = boot.read_tasks(a.tasks, functions) if a.tasks else boot.tasks(a.generate, a.seed)
+    else: tasks = read_agent_tasks(a.tasks, functions) if a.tasks else generate_tasks(a.generate, a.seed, a.walk_lengths(), functions)
     if a.limit: tasks = tasks[: a.limit]
     if not tasks: raise UserError("no tasks to run")
     with run_lock(a.out):                                   # one writer at a time; a file in its place is one line
         run = RunDir(a.out, config)
-        _agent_run_tasks(_agent_loop(a, functions), tasks, run, a.quiet)
+        _agent_run_tasks(_agent_loop(a, functions, boot), tasks, run, a.quiet)
         traces = _load_traces(run.results / "traces.jsonl")
         counts, summary = write_exports(traces, run.results), summarize(traces)
         run.log("summary", **summary, exports=counts)

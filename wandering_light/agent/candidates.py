@@ -211,22 +211,24 @@ def run(self: Grounding, blk: LoadedBlock, view: AgentView) -> TypedList:
 # %% ../../nbs/21b_agent_candidates.ipynb #f9af5d31
 @patch
 def ground_action(self: Grounding, body: str, ctx: BlockContext) -> dict:
-    "What running a candidate action on the current state shows."
+    "What running a candidate action on the current state shows (no distances when the task hides its goal)."
     problems, blk, _ = ctx.lint_full(body)
     if blk is None: return {"loaded": False, "ran": False, "error": problems[0] if problems else "not loaded"}
     view = AgentView(ctx.state, ctx.task.target, ctx.task.inputs, tick=ctx.tick)
     try: out = self.run(blk, view)
     except InterpreterError as e: return {"loaded": True, "ran": False, "error": str(e)}
+    if ctx.task.target is None: return {"loaded": True, "ran": True, "output": out.to_string()}
     d0, d1 = self.distance(ctx.state, ctx.task.target), self.distance(out, ctx.task.target)
     return {"loaded": True, "ran": True, "output": out.to_string(), "reached": out == ctx.task.target,
             "distance_before": d0, "distance_after": d1, "progress": d1 < d0}
 
 # %% ../../nbs/21b_agent_candidates.ipynb #70fa1ad1
 def action_reward(g: dict) -> float:
-    "The grounded reward of an action candidate (see above)."
+    "The grounded reward of an action candidate (see above); 0 for one that ran where no distance is known."
     if not g.get("loaded"): return -1.0
     if not g.get("ran"): return -0.5
     if g.get("reached"): return 1.0
+    if "distance_before" not in g: return 0.0
     d0, d1 = g["distance_before"], g["distance_after"]
     return 0.5 * (d0 - d1) / max(d0, d1, 1)
 

@@ -66,7 +66,7 @@ def grounded_labels(traces: Iterable[Trace], prompt: Callable[..., str] = block_
                 lab = lambda q, y: out.append(_label(t, b, i, c, q, y, c.p_yes.get(q), prompt))
                 if b.type == "action" and "ran" in g:
                     lab(Q_RUNS, g["ran"])
-                    if g["ran"]:
+                    if g["ran"] and "reached" in g:          # a task that hides its goal grounds no distance
                         lab(Q_PROGRESS, g["reached"] or g["progress"])
                         lab(Q_REACH, g["reached"])
                 elif b.type == "expectation" and "matched" in g:

@@ -36,7 +36,7 @@ class InterpreterError(Exception):
 # %% ../../nbs/21_agent_interpreter.ipynb #ce7ee238
 VIEW_ATTRS = {
     "state": "the current values (a TypedList)",
-    "target": "the target values of the task's visible examples (a TypedList)",
+    "target": "the target values of the task's visible examples (a TypedList; None when the task hides its goal)",
     "inputs": "the task's inputs (a TypedList)",
     "previous": "in an evaluation: the values before the action ran (None elsewhere)",
     "expectation": "in an evaluation: the values the expectation block predicted (None elsewhere)",

@@ -6,7 +6,7 @@ Docs: https://wandering-light.github.io/wandering_light/agent_loop.html.md"""
 
 # %% ../../nbs/22_agent_loop.ipynb #09629b85
 from __future__ import annotations
-import random, time
+import random, textwrap, time
 from collections import Counter
 from dataclasses import dataclass, asdict
 from typing import Any, Callable, Sequence
@@ -21,15 +21,16 @@ from .candidates import (BlockContext, Policy, Scorer, Grounding, SCORING_QUESTI
                                               as_state, count_matches, failed_key, action_reward, expectation_reward)
 
 # %% auto #0
-__all__ = ['AgentConfig', 'outcome_table', 'AgentLoop', 'SEED_BATCHES', 'YES_TOKENS', 'NO_TOKENS', 'STANDARD_EVALUATION',
-           'POLICIES', 'SCORERS', 'TaskView', 'AgentTask', 'make_heldout', 'read_agent_tasks', 'generate_tasks',
-           'typed_diff', 'tool_view', 'observation_views', 'log_odds', 'sigmoid', 'p_yes_from_logprobs',
-           'p_yes_from_top_logprobs', 'combine_log_odds', 'expected_calibration_error', 'auroc', 'brier_score',
-           'fit_platt', 'BlockContext', 'scoring_text', 'Policy', 'Scorer', 'TextGenerator', 'NextTokenLogprobs',
-           'failed_key', 'lint_block', 'as_state', 'count_matches', 'Grounding', 'action_reward', 'expectation_reward',
-           'LintScorer', 'ExecutionScorer', 'choose_block', 'SCORING_QUESTIONS', 'action_text', 'expectation_text',
-           'ExpertPolicy', 'ScriptedPolicy', 'RandomPolicy', 'sft_examples', 'preference_groups', 'preference_pairs',
-           'grounded_labels', 'calibration', 'write_exports', 'make_policy', 'make_scorer', 'summarize', 'main']
+__all__ = ['AgentConfig', 'outcome_table', 'Verdict', 'heldout_score', 'induction_check', 'TaskRules', 'AgentLoop',
+           'SEED_BATCHES', 'YES_TOKENS', 'NO_TOKENS', 'STANDARD_EVALUATION', 'POLICIES', 'SCORERS', 'TaskView',
+           'AgentTask', 'make_heldout', 'read_agent_tasks', 'generate_tasks', 'typed_diff', 'tool_view',
+           'observation_views', 'log_odds', 'sigmoid', 'p_yes_from_logprobs', 'p_yes_from_top_logprobs',
+           'combine_log_odds', 'expected_calibration_error', 'auroc', 'brier_score', 'fit_platt', 'BlockContext',
+           'scoring_text', 'Policy', 'Scorer', 'TextGenerator', 'NextTokenLogprobs', 'failed_key', 'lint_block',
+           'as_state', 'count_matches', 'Grounding', 'action_reward', 'expectation_reward', 'LintScorer',
+           'ExecutionScorer', 'choose_block', 'SCORING_QUESTIONS', 'action_text', 'expectation_text', 'ExpertPolicy',
+           'ScriptedPolicy', 'RandomPolicy', 'sft_examples', 'preference_groups', 'preference_pairs', 'grounded_labels',
+           'calibration', 'write_exports', 'make_policy', 'make_scorer', 'summarize', 'main']
 
 # %% ../../nbs/22_agent_loop.ipynb #293fe391
 from ..typed_list import value_key  # noqa: the names below: old path, kept for one release
@@ -99,14 +100,60 @@ def outcome_table(rows: Sequence[tuple[str, str]]) -> str:
     "A markdown table of checks and results (written as comments in the trace)."
     return "\n".join(["| check | result |", "| --- | --- |"] + [f"| {a} | {b} |" for a, b in rows])
 
+# %% ../../nbs/22_agent_loop.ipynb #78a052dd
+@dataclass
+class Verdict:
+    "A completion check's answer about the values after an action (see above)."
+    solved: bool
+    visible: list                   # [done, total] of the visible examples
+    rows: list                      # (check, result) rows for the outcome table
+    reached: bool = False           # the visible goal is met (held-out examples may still fail)
+    heldout: list | None = None     # [matched, total] of the held-out examples (None: not checked)
+    problem: dict | None = None     # what the policy handles next if not solved (None: carry on)
+
+# %% ../../nbs/22_agent_loop.ipynb #83192b15
+def heldout_score(task: AgentTask, replay: Callable[[TypedList], TypedList | None]) -> list | None:
+    "`[matched, total]` of the task's held-out examples under the committed program (None if it has none)."
+    if task.heldout_inputs is None or not len(task.heldout_inputs): return None
+    out, want = replay(task.heldout_inputs), task.heldout_targets
+    return [count_matches(out, want) if out is not None and len(out) == len(want) else 0, len(want)]
+
+# %% ../../nbs/22_agent_loop.ipynb #c973d6c4
+def induction_check(task: AgentTask, values: TypedList, replay: Callable[[TypedList], TypedList | None],
+                    want: TypedList | None = None, what: str = "visible examples at their targets") -> Verdict:
+    "The induction task's completion check: every visible example at `want` (its targets), then every held-out example."
+    want = task.target if want is None else want
+    vis, n, reached = count_matches(values, want), len(want), values == want
+    heldout = heldout_score(task, replay) if reached else None
+    solved = reached and (heldout is None or heldout[0] == heldout[1])
+    ho_text = ("checked once every visible target is reached" if not reached else
+               "none (the task has no reference pipeline)" if task.heldout_inputs is None else
+               "none (no fresh inputs of this type could be made)" if heldout is None else f"{heldout[0]}/{heldout[1]}")
+    rows = [(f"task: {what}", f"{vis}/{n}"), ("task: held-out examples", ho_text)]
+    problem = None if solved or not reached else {
+        "kind": "heldout", "message": f"the visible targets are reached but {heldout[0]} of {heldout[1]} held-out "
+        f"examples match", "heldout": heldout}
+    return Verdict(solved, [vis, n], rows, reached, heldout, problem)
+
+# %% ../../nbs/22_agent_loop.ipynb #1b2a56de
+@dataclass
+class TaskRules:
+    "What a task kind sets in the loop: its completion check, observation views, evaluation callbacks, orientation prompt."
+    name: str = "induction"
+    check: Callable[..., Verdict] = induction_check       # (task, values, replay) -> Verdict
+    views: Callable[..., list] = observation_views        # agent.views.observation_views' signature
+    evaluations: Sequence = ()                            # (question, fn(AgentView) -> bool), run after each action
+    orientation: str = ""                                 # shown in the first tick, before the views
+
 # %% ../../nbs/22_agent_loop.ipynb #e27378aa
 class AgentLoop:
     "Run the agent on tasks: ticks of blocks, candidates, framework-owned task checks (see above)."
     def __init__(self, policy: Policy, scorer: Scorer | None = None, functions: FunctionDefSet | None = None,
                  config: AgentConfig | None = None, limits: Limits | None = None,
-                 on_block: Callable[[Block], Any] | None = None):
+                 on_block: Callable[[Block], Any] | None = None, rules: TaskRules | None = None):
         self.functions = functions if functions is not None else _default_functions()
         self.policy, self.scorer, self.config, self.on_block = policy, scorer, config or AgentConfig(), on_block
+        self.rules = rules if rules is not None else TaskRules()
         self.interp = Interpreter(self.functions, limits)
         self.grounding = Grounding(self.interp, self.config.distance_depth)
 
@@ -127,9 +174,12 @@ def run(self: AgentLoop, task: AgentTask) -> Trace:
     task = self.prepare(task)
     self.grounding.reset()
     self.policy.begin(task.view(self.functions), random.Random(f"{self.config.seed}:{task.id}"))
-    hidden = {k: None for k in ("reference", "heldout_inputs", "heldout_targets")}
-    trace = Trace({**task.to_json(), **hidden}, {"policy": self.policy.name, "scorer": getattr(self.scorer, "name", None),
-                                                 "config": self.config.to_json(), "basis": self.functions.digest})
+    d = task.to_json()
+    hidden = {k: None for k in ("reference", "heldout_inputs", "heldout_targets", "answer") if k in d}
+    meta = {"policy": self.policy.name, "scorer": getattr(self.scorer, "name", None),
+            "config": self.config.to_json(), "basis": self.functions.digest}
+    if self.rules.name != "induction": meta["bootstrap"] = self.rules.name
+    trace = Trace({**d, **hidden}, meta)
     self._current = _Run(self, task, trace)
     return self._current.go()
 
@@ -195,9 +245,13 @@ def error(self: _Run, stage: str, kind: str, message: str) -> dict:
 # %% ../../nbs/22_agent_loop.ipynb #2c506dc6
 @patch
 def observe(self: _Run, first: bool):
-    "The observation blocks of this tick."
-    for title, body in observation_views(self.view, self.state, [a.title for a in self.program], first, self.tick,
-                                         self.cfg.budget):
+    "The observation blocks of this tick (the task rules' orientation prompt first, in the first tick)."
+    rules = self.loop.rules
+    if first and rules.orientation:
+        text = "\n".join(textwrap.fill(l, 110) for l in rules.orientation.splitlines())
+        self.add("observation", comment(text), title="Orientation prompt")
+    for title, body in rules.views(self.view, self.state, [a.title for a in self.program], first, self.tick,
+                                   self.cfg.budget):
         self.add("observation", body, title=title)
 
 # %% ../../nbs/22_agent_loop.ipynb #58840020
@@ -232,17 +286,17 @@ def attempt(self: _Run, attempt: int) -> dict | None:
         vblk = self._evaluation_block(attempt, chosen, pipe)
         t0, before, out = self._run_action(ablk, chosen, pipe)
     except _Stop as s: return s.problem
-    answers = self._evaluations(vblk, before, out, expected)
+    answers, checks = self._evaluations(vblk, before, out, expected), self._callbacks(before, out, expected)
     self._reward_expectations(ectx, ecands, eidx, eblock, out)
-    return self._outcome(t0, ablk.action[0], chosen, answers, expected, out)
+    return self._outcome(t0, ablk.action[0], chosen, answers, expected, out, checks)
 
 # %% ../../nbs/22_agent_loop.ipynb #b26ee476
 @patch
 def _action_block(self: _Run, attempt: int):
     "Choose, ground and write the action block: (chosen candidate, loaded block, pipeline)."
     t0, target = time.time(), self.task.target
-    actx = self.ctx("action", attempt, title=f"{short_type_name(self.state.item_type)} -> "
-                                             f"{short_type_name(target.item_type)}")
+    st = short_type_name(self.state.item_type)          # the types to bridge; only the values' own if the goal is hidden
+    actx = self.ctx("action", attempt, title=f"{st} -> {short_type_name(target.item_type)}" if target is not None else st)
     idx, cands = self.choose(actx, True)
     if idx is None: self.stop = "gave_up"; raise _Stop(None)
     for c in cands:
@@ -320,40 +374,39 @@ def _reward_expectations(self: _Run, ectx, ecands, eidx, eblock, out):
 
 # %% ../../nbs/22_agent_loop.ipynb #444e2916
 @patch
-def _heldout_check(self: _Run, reached: bool) -> list | None:
-    "`[matched, total]` of the held-out examples once the visible targets are reached (None if not checked)."
-    if not reached or self.task.heldout_inputs is None or not len(self.task.heldout_inputs): return None
-    ho, why = self.replay(self.task.heldout_inputs)
-    return [count_matches(ho, self.task.heldout_targets) if ho is not None and len(ho) == len(self.task.heldout_targets) else 0,
-            len(self.task.heldout_targets)]
+def verdict(self: _Run, values: TypedList) -> Verdict:
+    "The task rules' completion check on `values` (held-out inputs replayed through the committed actions)."
+    return self.loop.rules.check(self.task, values, lambda inputs: self.replay(inputs)[0])
+
+@patch
+def _callbacks(self: _Run, before: TypedList, out: TypedList, expected: TypedList) -> dict:
+    "The task rules' evaluation callbacks (trusted Python): question -> yes, no or the error it raised."
+    view, answers = AgentView(out, self.task.target, self.task.input, previous=before, expectation=expected,
+                              tick=self.tick), {}
+    for q, f in self.loop.rules.evaluations:
+        try: answers[q] = "yes" if f(view) else "no"
+        except Exception as e: answers[q] = f"error: {type(e).__name__}: {_short(str(e), 200)}"
+    return answers
 
 # %% ../../nbs/22_agent_loop.ipynb #afcd47b0
 @patch
-def _outcome(self: _Run, t0, title, chosen, answers, expected, out) -> dict | None:
+def _outcome(self: _Run, t0, title, chosen, answers, expected, out, checks=None) -> dict | None:
     "The framework's checks and the outcome block; the problem to handle next (None if solved or nothing is wrong)."
-    target, held = self.task.target, expected == out
-    vis, n, reached = count_matches(out, target), len(target), out == target
-    heldout = self._heldout_check(reached)
-    solved = reached and (heldout is None or heldout[0] == heldout[1])
-    ho_text = ("checked once every visible target is reached" if not reached else
-               "none (the task has no reference pipeline)" if self.task.heldout_inputs is None else
-               "none (no fresh inputs of this type could be made)" if heldout is None else f"{heldout[0]}/{heldout[1]}")
-    rows = [(f"the action {title!r} ran", "yes")] + [(q, a) for q, a in answers.items()] + [
-            ("task: visible examples at their targets", f"{vis}/{n}"), ("task: held-out examples", ho_text)]
+    held, v, checks = expected == out, self.verdict(out), checks or {}
+    rows = ([(f"the action {title!r} ran", "yes")] + [(q, a) for q, a in answers.items()] +
+            [(q, a) for q, a in checks.items()] + v.rows)
     lines = [outcome_table(rows), f"values: {_short(format_typed(out), 200)}"]
     if not held: lines.append(f"expected: {_short(format_typed(expected), 200)}")
-    lines.append(f"solved: {'yes' if solved else 'no'}")
-    self.add("outcome", comment("\n".join(lines)), start=t0, reward=1.0 if solved else chosen.reward, outcome={
-        "ran": True, "values": out.to_string(), "expectation_held": held, "evaluations": answers,
-        "visible": [vis, n], "heldout": heldout, "reached": reached, "solved": solved})
-    if solved: self.solved = True; return None
+    lines.append(f"solved: {'yes' if v.solved else 'no'}")
+    outcome = {"ran": True, "values": out.to_string(), "expectation_held": held, "evaluations": answers,
+               "visible": v.visible, "heldout": v.heldout, "reached": v.reached, "solved": v.solved}
+    if checks: outcome["checks"] = checks
+    self.add("outcome", comment("\n".join(lines)), start=t0, reward=1.0 if v.solved else chosen.reward, outcome=outcome)
+    if v.solved: self.solved = True; return None
     if not held:
         return {"kind": "mismatch", "message": "the values do not match the expectation",
                 "expected": expected.to_string(), "got": out.to_string()}
-    if reached:
-        return {"kind": "heldout", "message": f"the visible targets are reached but {heldout[0]} of {heldout[1]} "
-                f"held-out examples match", "heldout": heldout}
-    return None
+    return v.problem
 
 # %% ../../nbs/22_agent_loop.ipynb #25b438df
 @patch
@@ -406,11 +459,11 @@ def finish(self: _Run):
     "The result block and `trace.result`; the task record gets its hidden parts back."
     pipes = [a.pipeline for a in self.program]
     pipeline = (", ".join(n for p in pipes for n in p.names) if all(p is not None for p in pipes) else None)
-    vis = count_matches(self.state, self.task.target)
+    vis = self.verdict(self.state).visible
     ho = self.trace.blocks[-1].outcome.get("heldout") if self.solved else None
     stop = "solved" if self.solved else (self.stop or "budget")
     result = {"solved": self.solved, "stop_reason": stop, "ticks": self.tick, "actions": len(self.program),
-              "visible": [vis, len(self.task.target)], "heldout": ho,
+              "visible": vis, "heldout": ho,
               "program": [p.names if p is not None else None for p in pipes], "pipeline": pipeline,
               "reward": 1.0 if self.solved else 0.0, "errors": self.counts["errors"],
               "retries": self.counts["retries"], "backtracks": self.counts["backtracks"],

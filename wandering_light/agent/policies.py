@@ -8,7 +8,7 @@ Docs: https://wandering-light.github.io/wandering_light/agent_policies.html.md""
 from __future__ import annotations
 import json, math, random
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 from fastcore.basics import patch
 from ..typed_list import TypedList, short_type_name
 from ..function_def import FunctionDef, FunctionDefList, FunctionDefSet
@@ -22,8 +22,8 @@ from .views import TaskView, _short, _default_functions
 from .candidates import (BlockContext, Policy, Scorer, LintScorer, ExecutionScorer, count_matches)
 
 # %% auto #0
-__all__ = ['STANDARD_EVALUATION', 'POLICIES', 'SCORERS', 'action_text', 'expectation_text', 'ExpertPolicy', 'ScriptedPolicy',
-           'RandomPolicy', 'make_policy', 'make_scorer']
+__all__ = ['STANDARD_EVALUATION', 'MATCH_EVALUATION', 'POLICIES', 'SCORERS', 'action_text', 'expectation_text', 'ExpertPolicy',
+           'ScriptedPolicy', 'RandomPolicy', 'make_policy', 'make_scorer']
 
 # %% ../../nbs/21c_agent_policies.ipynb #f06d93c2
 STANDARD_EVALUATION = f'''def values_match(agent):
@@ -34,6 +34,7 @@ def target_reached(agent):
 
 agent.add_evaluation("{Q_MATCHED}", values_match)
 agent.add_evaluation("{Q_REACHED}", target_reached)'''
+MATCH_EVALUATION = STANDARD_EVALUATION.split("\n\ndef target_reached")[0] + f'\n\nagent.add_evaluation("{Q_MATCHED}", values_match)'
 
 def action_text(tools: Sequence[FunctionDef], title: str | None = None) -> str:
     "An action block that applies `tools` in order to the state."
@@ -58,15 +59,15 @@ class _Intent:
 
 # %% ../../nbs/21c_agent_policies.ipynb #f240c01c
 class ExpertPolicy:
-    "A scripted expert that knows a shortest pipeline (BFS), writes correct expectations, and sometimes slips first."
+    "A scripted expert that knows a shortest pipeline (BFS, or a bootstrap's `planner`), writes correct expectations, and sometimes slips first."
     name = "expert"
     def __init__(self, functions: FunctionDefSet | None = None, max_depth: int = 4, slip_prob: float = 0.2,
-                 max_slips: int = 1, chunking: str = "random", plan: str = "tools"):
+                 max_slips: int = 1, chunking: str = "random", plan: str = "tools", planner: Callable | None = None):
         if chunking not in ("random", "all", "one"): raise ValueError(f"chunking is random, all or one, not {chunking!r}")
         if plan not in ("tools", "length"): raise ValueError(f"plan is tools or length, not {plan!r}")
         self.functions = functions if functions is not None else _default_functions()
         self.max_depth, self.slip_prob, self.max_slips, self.chunking = max_depth, slip_prob, max_slips, chunking
-        self.plan = plan
+        self.plan, self.planner = plan, planner
         self.solver = BFSSolve(max_depth, self.functions)
         self.executor = Executor(self.functions)
 
@@ -120,6 +121,10 @@ def _plan(self: ExpertPolicy, state) -> tuple | None:
     "The tools that remain from `state`: the route's, or a new shortest plan (one not tried, after a held-out failure)."
     rem = self.route.get(state.search_key())
     if rem is not None: return rem
+    if self.planner is not None:
+        p = self.planner(self.task, state)
+        if p is None or tuple(f.name for f in p) in self.failed: return None
+        p = tuple(p); self._adopt(state, p); return p
     if self.failed and state == self.task.inputs:
         r = self.solver.solve_detailed(state, self.task.target)
         lo = len(r.trajectory) if r.success else self.max_depth
@@ -199,17 +204,20 @@ def _intend(self: ExpertPolicy, ctx, allow_slip: bool):
 # %% ../../nbs/21c_agent_policies.ipynb #375b8caf
 @patch
 def _orientation(self: ExpertPolicy, ctx) -> list[str]:
-    "The orientation: what differs, and the plan (its tools, or only its length with `plan='length'`)."
-    st, tt = short_type_name(ctx.state.item_type), short_type_name(ctx.task.target.item_type)
-    ndiff = len(ctx.task.target) - count_matches(ctx.state, ctx.task.target)
-    lines = [f"The values are {st} and the targets are {tt}; {ndiff} of {len(ctx.task.target)} differ."]
+    "The orientation: what differs (if the task shows its targets), and the plan (its tools, or only its length with `plan='length'`)."
+    st, target = short_type_name(ctx.state.item_type), ctx.task.target
+    if target is None: lines = [f"The values are {st}; the task's check decides when they are done."]
+    else:
+        ndiff = len(target) - count_matches(ctx.state, target)
+        lines = [f"The values are {st} and the targets are {short_type_name(target.item_type)}; {ndiff} of "
+                 f"{len(target)} differ."]
     if ctx.problem and ctx.problem.get("kind") == "heldout":
         lines.append("The last pipeline fitted the visible examples only; I look for another one that fits.")
     self._intend(ctx, allow_slip=ctx.attempt == 0 and not ctx.problem)
     i = self.intent
     if i is None:
         lines.append(f"No pipeline of at most {self.max_depth} tools{' that I have not tried' if self.failed else ''} "
-                     f"reaches the target from here: I stop.")
+                     f"reaches the {'target' if target is not None else 'goal'} from here: I stop.")
         return [comment("\n".join(lines))]
     plan = self.route[ctx.state.search_key()]
     tools = lambda n: f"{n} tool{'s' if n != 1 else ''}"
@@ -254,7 +262,7 @@ def propose(self: ExpertPolicy, ctx: BlockContext, n: int) -> list[str]:
             if r.success and r.output.item_type is i.expected.item_type:
                 out.append(expectation_text(r.output, f"after {', '.join(f.name for f in a)}:"))
         return out[:n]
-    if t == "evaluation": return [STANDARD_EVALUATION]
+    if t == "evaluation": return [STANDARD_EVALUATION if ctx.task.target is not None else MATCH_EVALUATION]
     if t == "debug": return [self._debug(ctx)]
     if t == "backtrack":
         k = len(ctx.history) if (ctx.problem or {}).get("kind") == "heldout" else 1

@@ -26,23 +26,24 @@ __all__ = ['SEED_BATCHES', 'TaskView', 'AgentTask', 'make_heldout', 'read_agent_
 # %% ../../nbs/21a_agent_views.ipynb #83a58363
 @dataclass
 class TaskView:
-    "What a policy may see of a task: the visible examples and the palette."
+    "What a policy may see of a task: the visible examples (`target` is None when the task hides its goal) and the palette."
     id: str
     inputs: TypedList
-    target: TypedList
+    target: TypedList | None
     functions: FunctionDefSet
 
 # %% ../../nbs/21a_agent_views.ipynb #e537228e
 @dataclass
 class AgentTask:
-    "An induction task for the agent; `reference` and the held-out examples are hidden from the policy."
+    "A task for the agent; `reference`, the held-out examples and `answer` are hidden from the policy."
     input: TypedList
-    target: TypedList
+    target: TypedList | None
     reference: FunctionDefList | None = None
     heldout_inputs: TypedList | None = None
     heldout_targets: TypedList | None = None
     id: str = ""
     meta: dict = field(default_factory=dict)
+    answer: TypedList | None = None           # the visible examples' answers, when `target` does not show them
 
     def view(self, functions: FunctionDefSet) -> TaskView:
         "What the policy sees of this task."
@@ -51,19 +52,22 @@ class AgentTask:
 # %% ../../nbs/21a_agent_views.ipynb #2125d64b
 @patch
 def to_json(self: AgentTask) -> dict:
-    "The task as a JSON object (TypedList JSON strings, the reference's names)."
+    "The task as a JSON object (TypedList JSON strings, the reference's names; `answer` only when there is one)."
     s = lambda tl: tl.to_string() if tl is not None else None
-    return {"id": self.id, "input": s(self.input), "target": s(self.target),
-            "reference": self.reference.names if self.reference is not None else None,
-            "heldout_inputs": s(self.heldout_inputs), "heldout_targets": s(self.heldout_targets), "meta": self.meta}
+    d = {"id": self.id, "input": s(self.input), "target": s(self.target),
+         "reference": self.reference.names if self.reference is not None else None,
+         "heldout_inputs": s(self.heldout_inputs), "heldout_targets": s(self.heldout_targets), "meta": self.meta}
+    if self.answer is not None: d["answer"] = s(self.answer)
+    return d
 
 @patch(cls_method=True)
 def from_json(cls: AgentTask, d: dict, functions: FunctionDefSet | None = None) -> AgentTask:
     "The task `to_json` wrote (the reference resolved in `functions`, the built-in library by default)."
     tl = lambda x: TypedList.from_str(x) if x is not None else None
     ref = d.get("reference")
-    return cls(tl(d["input"]), tl(d["target"]), parse_pipeline(", ".join(ref), functions) if ref is not None else None,
-               tl(d.get("heldout_inputs")), tl(d.get("heldout_targets")), d.get("id", ""), dict(d.get("meta") or {}))
+    return cls(tl(d["input"]), tl(d.get("target")), parse_pipeline(", ".join(ref), functions) if ref is not None else None,
+               tl(d.get("heldout_inputs")), tl(d.get("heldout_targets")), d.get("id", ""), dict(d.get("meta") or {}),
+               tl(d.get("answer")))
 
 # %% ../../nbs/21a_agent_views.ipynb #b7a17d8a
 def _value_pool(items) -> dict:
@@ -233,9 +237,14 @@ def tool_view(functions: FunctionDefSet, t: type, target_t: type, width: int = 1
 # %% ../../nbs/21a_agent_views.ipynb #79185c2e
 def observation_views(task: TaskView, state: TypedList, history: Sequence[str], first: bool, tick: int | None = None,
                       budget: int | None = None) -> list[tuple[str, str]]:
-    "The observation blocks of a tick, as (title, body) pairs (with `tick` and `budget`: which tick of how many)."
+    "The observation blocks of a tick, as (title, body) pairs (with `tick` and `budget`: which tick of how many; no diff when the goal is hidden)."
     views = []
-    if first:
+    if first and task.target is None:                   # a task that hides its goal: its check decides
+        views.append(("Task", comment(
+            f"Find tools that turn the inputs into what the task asks ({len(task.inputs)} values, "
+            f"{short_type_name(task.inputs.item_type)}); the task's own check decides when they are done.\n"
+            f"inputs:  {_short(format_typed(task.inputs), 200)}")))
+    elif first:
         views.append(("Task", comment(
             f"Find tools that turn each input into its target ({len(task.inputs)} examples, "
             f"{short_type_name(task.inputs.item_type)} -> {short_type_name(task.target.item_type)}).\n"
@@ -243,6 +252,7 @@ def observation_views(task: TaskView, state: TypedList, history: Sequence[str], 
     done = f"after {len(history)} action{'s' if len(history) != 1 else ''}" + (": " + "; ".join(history) if history else "")
     clock = f"tick {tick} of {budget}\n" if tick is not None and budget is not None else ""
     views.append(("Current values", comment(f"{clock}{_short(done, 200)}\nstate: {_short(format_typed(state), 200)}")))
-    views.append(("Diff to target", comment(typed_diff(state, task.target))))
-    views.append(("Tools", comment(tool_view(task.functions, state.item_type, task.target.item_type))))
+    if task.target is not None: views.append(("Diff to target", comment(typed_diff(state, task.target))))
+    goal_t = task.target.item_type if task.target is not None else state.item_type
+    views.append(("Tools", comment(tool_view(task.functions, state.item_type, goal_t))))
     return views
