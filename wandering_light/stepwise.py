@@ -7,6 +7,7 @@ Docs: https://wandering-light.github.io/wandering_light/stepwise.html.md"""
 # %% ../nbs/09d_stepwise.ipynb #d7fc826b
 from __future__ import annotations
 import heapq, itertools, math, time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -18,10 +19,11 @@ from .executor import Executor, ExecutionError
 from .trajectory import Trajectory, default_functions
 from .solver import Solver, SolveResult, as_typed, register_solver
 from . import prompts as P
+from .calibration import auroc, brier_score, expected_calibration_error
 
 # %% auto #0
-__all__ = ['Policy', 'StepPolicy', 'OraclePolicy', 'Rollout', 'rollout_reward', 'as_policy', 'StepwiseSolver', 'GuidedSolver',
-           'parse_result', 'predict_results', 'world_accuracy', 'evaluate_stepwise']
+__all__ = ['Policy', 'StepPolicy', 'OraclePolicy', 'Rollout', 'rollout_reward', 'stepwise_attempts', 'as_policy',
+           'StepwiseSolver', 'GuidedSolver', 'parse_result', 'predict_results', 'world_accuracy', 'evaluate_stepwise']
 
 # %% ../nbs/09d_stepwise.ipynb #a291a8aa
 class Policy:
@@ -169,6 +171,14 @@ def rollout_reward(r: Rollout, certified: int | None = None) -> float:
         return 1.0 if not used or certified is None else min(1.0, certified / used)
     return -0.5 if r.end in ("step_failed", "invalid") else 0.0
 
+# %% ../nbs/09d_stepwise.ipynb #25ce3a75
+def stepwise_attempts(policy: Policy, tasks: Sequence, attempts: int = 8, temperature: float = 1.0, max_steps: int = 8,
+                      seed: int = 0) -> list[list[list[str] | None]]:
+    "For each task, `attempts` sampled step-wise rollouts: the tool names of each that reached the target, else `None`."
+    rs = policy.rollouts([(t.input, t.output) for t in tasks for _ in range(attempts)], max_steps, temperature, seed=seed)
+    names = [[f.name for f in r.tools] if r.reached else None for r in rs]
+    return [names[k * attempts:(k + 1) * attempts] for k in range(len(tasks))]
+
 # %% ../nbs/09d_stepwise.ipynb #d988d521
 def as_policy(model, tokenizer=None, functions=None, device: str | None = "cpu", batch_size: int = 64) -> Policy:
     "A `Policy` from a policy, a loaded model (with its tokenizer), or a checkpoint path."
@@ -311,8 +321,7 @@ def world_accuracy(model, tokenizer, pairs: Sequence[tuple], executor: Executor 
 
 # %% ../nbs/09d_stepwise.ipynb #0a5c1128
 def evaluate_stepwise(model, tokenizer, tasks: Sequence, max_steps: int = 8, batch_size: int = 64) -> dict:
-    "Greedy step-wise success on certified tasks (see above)."
-    from collections import Counter
+    "Greedy step-wise success on certified tasks, and the calibration of the greedy route's probability (see above)."
     rs = StepPolicy(model, tokenizer, batch_size=batch_size).rollouts([(t.input, t.output) for t in tasks], max_steps)
     by_d, ends, shortest = {}, Counter(r.end for r in rs), 0
     for t, r in zip(tasks, rs):
@@ -321,8 +330,11 @@ def evaluate_stepwise(model, tokenizer, tasks: Sequence, max_steps: int = 8, bat
         shortest += r.reached and t.distance is not None and len(r.tools) <= t.distance
     for d in by_d.values(): d["success_rate"] = d["solved"] / d["tasks"]
     n, reward = max(1, len(tasks)), sum(rollout_reward(r, t.distance) for t, r in zip(tasks, rs))
+    conf, hit = [math.exp(r.logprob) for r in rs], [r.reached for r in rs]
+    a = auroc(conf, hit) if rs else math.nan                            # nan without both outcomes: reported as None
+    cal = {"ece": expected_calibration_error(conf, hit), "auroc": None if math.isnan(a) else a, "brier": brier_score(conf, hit)} if rs else {}
     return {"tasks": len(tasks), "success_rate": ends["reached"] / n, "shortest_rate": shortest / n, "mean_reward": reward / n,
-            "by_distance": dict(sorted(by_d.items())), "ends": dict(ends)}
+            "by_distance": dict(sorted(by_d.items())), "ends": dict(ends), "confidence": cal}
 
 # %% ../nbs/09d_stepwise.ipynb #46fa3e93
 register_solver("stepwise", lambda budget=None, **kw: StepwiseSolver(budget=1 if budget is None else budget, **kw))

@@ -149,15 +149,15 @@ def proposer_prompts(pool: Sequence[InductionTask], n: int, n_examples: int = 3,
 def evaluate_proposer(model, tokenizer, solver=None, solver_tokenizer=None, pool: Sequence[InductionTask] | None = None,
                       num_samples: int = 100, solver_attempts: int = 8, n_examples: int = 3, seed: int = 0,
                       temperature: float = 1.0, solver_temperature: float = 1.0, max_new_tokens: int = 96,
-                      batch_size: int = 32, functions: FunctionDefSet | None = None, progress: bool = False) -> ProposerEval:
-    "Sample `num_samples` proposals from `model` and score them against the `solver` model (see above)."
+                      batch_size: int = 32, functions: FunctionDefSet | None = None, progress: bool = False,
+                      attempt_fn=None) -> ProposerEval:
+    "Sample `num_samples` proposals from `model` and score them against the `solver` model, or `attempt_fn` (see above)."
     from wandering_light.models import generate
     pool = list(pool) if pool is not None else read_tasks(DEFAULT_EVAL_SET)
     prompts = proposer_prompts(pool, num_samples, n_examples, seed)
     gens = generate(model, tokenizer, prompts, max_new_tokens=max_new_tokens, temperature=temperature,
                     logprobs=False, batch_size=batch_size, seed=seed)
-    attempt_fn = None
-    if solver is not None:
+    if attempt_fn is None and solver is not None:
         def attempt_fn(tasks):
             return sample_attempts(solver, solver_tokenizer, tasks, solver_attempts, solver_temperature,
                                    batch_size=batch_size * 2, seed=seed, functions=functions)

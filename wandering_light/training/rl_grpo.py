@@ -26,7 +26,7 @@ from ..utils import RunDir, UserError, cli_main, parse_config, save_figure
 from ..evals.evaluate_proposer import sample_attempts
 from .reward import CompletionLog, InductionRewards, ProposalRewards, StepRewards
 from ..steps import step_states
-from ..stepwise import StepPolicy
+from ..stepwise import StepPolicy, stepwise_attempts
 from .core import (TrainOptions, TrainRun, _flags, _opt, curve_table, start_model, wait_for,
                                            with_recipe)
 from .sft import (eval_callback, induction_dataset, prepare_data, proposer_dataset, _sample)
@@ -52,6 +52,8 @@ class GRPORunConfig(TrainOptions, GRPOConfig):
     greedy_wrong_share: float | None = _opt(0.7, "share of selected tasks whose greedy answer is wrong", min=0.0, max=1.0)
     solver_model: str | None = _opt(None, "proposer task: the solver whose attempts rate proposals")
     solver_attempts: int = _opt(8, "the solver's attempts per proposal", min=1)
+    solver_stepwise: bool = _opt(False, "proposer task: the solver attempts step-wise (sampled rollouts that see each "
+                                 "result) instead of writing whole pipelines")
     vllm_mode: str = _opt("server", "with --use-vllm: a `trl vllm-serve` server, or vLLM in this process", choices=["server", "colocate"])
     lr_scheduler_type: str = _opt("constant", "learning-rate schedule")
     save_total_limit: int | None = _opt(2, "checkpoints kept", min=1)
@@ -135,11 +137,14 @@ def choose_prompts(cfg: GRPORunConfig, tr: TrainRun, train: list, model, tok) ->
     return kept
 
 # %% ../../nbs/13_grpo.ipynb #57184bc5
-def _proposal_attempts(solver, solver_tok, attempts: int, seed: int):
+def _proposal_attempts(solver, solver_tok, attempts: int, seed: int, stepwise: bool = False):
+    "`attempt_fn` for `ProposalRewards`: per task, which of the solver's sampled attempts reached the target."
     def fn(tasks):
-        out = sample_attempts(solver, solver_tok, tasks, attempts, 1.0, seed=seed)
+        out = (stepwise_attempts(StepPolicy(solver, solver_tok), tasks, attempts, 1.0, max_steps=6, seed=seed) if stepwise
+               else sample_attempts(solver, solver_tok, tasks, attempts, 1.0, seed=seed))
         return [[x is not None for x in row] for row in out]
     return fn
+
 
 # %% ../../nbs/13_grpo.ipynb #36ffff62
 def grpo_data(cfg: GRPORunConfig, tr: TrainRun, data: dict, model, tok, solver=None):
@@ -154,7 +159,7 @@ def grpo_data(cfg: GRPORunConfig, tr: TrainRun, data: dict, model, tok, solver=N
     if solver is None:
         if not cfg.solver_model: raise UserError("--task proposer needs --solver-model (the solver that rates proposals)")
         solver = start_model(cfg.solver_model, cfg.seed)[:2]
-    rewards = ProposalRewards(_proposal_attempts(solver[0], solver[1], cfg.solver_attempts, cfg.seed), log=log)
+    rewards = ProposalRewards(_proposal_attempts(solver[0], solver[1], cfg.solver_attempts, cfg.seed, cfg.solver_stepwise), log=log)
     return proposer_dataset(data["train"]), rewards, solver
 
 # %% ../../nbs/13_grpo.ipynb #786b42c5

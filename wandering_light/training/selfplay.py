@@ -7,35 +7,37 @@ Docs: https://wandering-light.github.io/wandering_light/selfplay.html.md"""
 # %% ../../nbs/15_selfplay.ipynb #b25d4298
 from __future__ import annotations
 if __name__ == "__main__" and not __package__ and "__file__" in globals(): __import__("wandering_light.utils").utils.rerun_as_module(__file__)
-import json, random, statistics, sys, time
+import dataclasses, json, random, statistics, sys, time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['harvest', 'SelfPlayConfig', 'parse_args', 'track_round', 'play_round', 'base_tasks', 'run_selfplay',
-           'selfplay_report', 'main']
+__all__ = ['harvest', 'SelfPlayConfig', 'parse_args', 'track_round', 'round_tasks', 'train_solver', 'play_round', 'base_tasks',
+           'run_selfplay', 'run_control', 'selfplay_report', 'plot_arms', 'main']
 
 # %% ../../nbs/15_selfplay.ipynb #c7e7a4ae
 import torch
 from ..tasks import DEFAULT_EVAL_SET, InductionTask, create_data, read_tasks, write_tasks
-from ..utils import RunDir, UserError, check_config, cli_main, parse_config, write_json_atomic
+from ..utils import RunDir, UserError, check_config, cli_main, parse_config, save_figure, write_json_atomic
 from ..evals.evaluate_proposer import evaluate_proposer
 from .reward import CompletionLog
 from .core import _opt, open_run, quiet_progress, run_guard, start_model
-from .sft import evaluate_induction, _sample
+from .sft import evaluate_induction, _sample, parse_args as sft_args, run_sft
+from ..stepwise import StepPolicy, evaluate_stepwise, stepwise_attempts
 from .rl_grpo import GRPORunConfig, run_grpo
 
 # %% ../../nbs/15_selfplay.ipynb #02c864dd
 def harvest(completions: str | Path, exclude: set | None = None) -> list[InductionTask]:
-    "Certified, distinct induction tasks from a proposer run's completion log (inputs in `exclude` left out)."
-    from wandering_light.typed_list import TypedList
+    "Certified, distinct tasks from a proposer run's completion log, those nearest a 50% solve rate first (`exclude`: inputs left out)."
     out, seen = [], set()
     for r in CompletionLog(completions).read():
         if r.get("task") != "proposal" or r.get("error") is not None or not r.get("certified_length"): continue
         t = _proposal_task(r)
         if t is None or t.key in seen or (exclude and t.input.answer_key() in exclude): continue
-        seen.add(t.key); out.append(t)
-    return out
+        rate = r.get("solve_rate")
+        seen.add(t.key); out.append((0.5 if rate is None else abs(rate - 0.5), len(out), t))
+    return [t for *_, t in sorted(out, key=lambda x: x[:2])]
 
 # %% ../../nbs/15_selfplay.ipynb #805b3961
 def _proposal_task(r: dict) -> InductionTask | None:
@@ -52,13 +54,23 @@ def _proposal_task(r: dict) -> InductionTask | None:
 @dataclass
 class SelfPlayConfig:
     "The options of `wl selfplay`."
-    solver_model: str = field(metadata={"help": "the starting solver (an induction checkpoint)"})
+    solver_model: str = field(metadata={"help": "the starting solver (an induction or step-wise checkpoint)"})
     proposer_model: str = field(metadata={"help": "the starting proposer (a proposer checkpoint, or a size)"})
     rounds: int = _opt(3, "proposer and solver rounds", min=1)
     proposer_steps: int = _opt(20, "GRPO steps of each proposer round", min=1)
-    solver_steps: int = _opt(20, "GRPO steps of each solver round", min=1)
+    solver_steps: int = _opt(20, "training steps of each solver round (GRPO one-shot, SFT step-wise)", min=1)
     proposer_lr: float = _opt(1e-4, "the proposer rounds' learning rate")
     solver_lr: float = _opt(3e-5, "the solver rounds' learning rate")
+    solver_kind: str = _opt("oneshot", "how the solver answers and learns: whole pipelines, by GRPO (oneshot); or one tool at "
+                            "a time seeing each result, by SFT on the optimal next tools of its round's certified tasks "
+                            "(stepwise)", choices=["oneshot", "stepwise"])
+    solver_attempts: int = _opt(8, "the solver's sampled attempts per proposal (its solve rate)", min=1)
+    solver_batch_size: int = _opt(64, "step-wise solver: examples per SFT step", min=1)
+    control: bool = _opt(False, "also run the control arm in RUN/control: the same rounds from the same models, the solver "
+                         "trained on as many random certified tasks from the base data instead of proposals")
+    arm: str = _opt("selfplay", "this run's arm (--control sets the control arm up itself)", choices=["selfplay", "control"])
+    round_tasks: int | None = _opt(None, "tasks the solver trains on each round (default: every certified proposal, topped "
+                                   "up to --min-tasks); set it to compare arms on equal data", min=1)
     proposer_temperature: float = _opt(1.0, "sampling temperature of proposals")
     batch_size: int = _opt(32, "completions per GRPO step", min=1)
     num_generations: int = _opt(8, "completions per prompt (the group size)", min=1)
@@ -75,13 +87,15 @@ class SelfPlayConfig:
     verbose: bool = _opt(False, "also the libraries' own progress bars")
 
     def validate(self):
-        "A GRPO batch holds whole groups."
+        "A GRPO batch holds whole groups; the control arm has no control of its own."
         if self.batch_size % self.num_generations: raise UserError("--batch-size must be a multiple of --num-generations")
+        if self.control and self.arm == "control": raise UserError("--control runs the control arm itself: leave --arm at selfplay")
 
 def parse_args(argv: list[str] | None = None) -> SelfPlayConfig:
     "The `wl selfplay` options."
-    return parse_config(SelfPlayConfig, argv, prog="wl selfplay", description="Alternate proposer and solver GRPO "
-                        "rounds: the proposer is rewarded by the solver's learnability, the solver trains on certified proposals.")
+    return parse_config(SelfPlayConfig, argv, prog="wl selfplay", description="Alternate proposer and solver "
+                        "rounds: the proposer is rewarded by the solver's learnability, the solver trains on certified proposals "
+                        "(with --control, against a solver trained on random certified tasks).")
 
 # %% ../../nbs/15_selfplay.ipynb #3e83d30b
 def _grpo(run_dir: Path, model: str, data: Path, steps: int, task: str, cfg: SelfPlayConfig, solver=None, **opts) -> dict:
@@ -93,34 +107,65 @@ def _grpo(run_dir: Path, model: str, data: Path, steps: int, task: str, cfg: Sel
     return run_grpo(check_config(g), solver=solver)
 
 # %% ../../nbs/15_selfplay.ipynb #20b4ce4e
+def _attempt_fn(cfg: SelfPlayConfig, solver):
+    "Step-wise solvers rate proposals by sampled rollouts; `None` leaves one-shot sampling to `evaluate_proposer`."
+    if cfg.solver_kind != "stepwise": return None
+    return lambda tasks: stepwise_attempts(StepPolicy(*solver), tasks, cfg.solver_attempts, 1.0, max_steps=6, seed=cfg.seed)
+
 def track_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, proposer_path: str, held: list, base: list) -> dict:
-    "Round `k`'s figures (logged once): the solver's held-out success, the proposer's figures against it."
+    "Round `k`'s figures (logged once): the solver's held-out success and calibration; the proposer's figures against it."
     if run.logged(f"round-{k}"): return next(e for e in run.events("round") if e["round"] == k)
-    solver, proposer = start_model(solver_path, cfg.seed)[:2], start_model(proposer_path, cfg.seed)[:2]
-    ev = evaluate_induction(solver[0], solver[1], held)
-    pe = evaluate_proposer(proposer[0], proposer[1], solver[0], solver[1], base, cfg.proposer_samples, 8, seed=cfg.seed)
-    e = {"round": k, "solver": solver_path, "proposer": proposer_path, "solver_success": ev["success_rate"],
-         "solver_by_distance": ev["by_distance"], "proposer": pe.figures()}
+    solver = start_model(solver_path, cfg.seed)[:2]
+    ev = evaluate_stepwise(*solver, held) if cfg.solver_kind == "stepwise" else evaluate_induction(*solver, held)
+    e = {"round": k, "arm": cfg.arm, "solver": solver_path, "solver_success": ev["success_rate"],
+         "solver_by_distance": ev["by_distance"], "calibration": ev.get("confidence"), "proposer": None}
+    if cfg.arm == "selfplay":
+        proposer = start_model(proposer_path, cfg.seed)[:2]
+        e["proposer_model"] = proposer_path
+        e["proposer"] = evaluate_proposer(*proposer, *solver, base, cfg.proposer_samples, cfg.solver_attempts, seed=cfg.seed,
+                                          temperature=cfg.proposer_temperature, attempt_fn=_attempt_fn(cfg, solver)).figures()
     run.log("round", key=f"round-{k}", **e)
     return e
 
 # %% ../../nbs/15_selfplay.ipynb #678475a4
+def round_tasks(cfg: SelfPlayConfig, k: int, got: list, base: list) -> list:
+    "Round `k`'s solver tasks: `got` (edge first), cut or topped up from `base` to --round-tasks (default: --min-tasks)."
+    n = cfg.round_tasks or max(len(got), cfg.min_tasks)
+    keys = {t.key for t in got}
+    rest = [t for t in base if t.key not in keys]
+    return got[:n] + random.Random(f"{cfg.seed}:{k}:topup").sample(rest, min(len(rest), max(0, n - len(got))))
+
+# %% ../../nbs/15_selfplay.ipynb #19301efe
+def train_solver(cfg: SelfPlayConfig, rd: Path, solver_path: str) -> str:
+    "The solver's round on `rd/tasks`: GRPO (one-shot) or SFT on optimal next tools (step-wise); returns the new model."
+    out = rd / "solver"
+    if cfg.solver_kind == "oneshot":
+        _grpo(out, solver_path, rd / "tasks", cfg.solver_steps, "induction", cfg, select_from=0, learning_rate=cfg.solver_lr)
+    else:
+        run_sft(sft_args(["--task", "steps", "--model-name", solver_path, "--data", str(rd / "tasks"), "--run-dir", str(out),
+                          "--max-steps", str(cfg.solver_steps), "--batch-size", str(cfg.solver_batch_size), "--seed", str(cfg.seed),
+                          "--learning-rate", str(cfg.solver_lr), "--save-steps", str(max(1, cfg.solver_steps // 2)), "--no-eval",
+                          "--quiet", *(["--threads", str(cfg.threads)] if cfg.threads else []),
+                          *(["--resume"] if (out / "config.json").exists() else [])]))
+    return str(out / "model")
+
+# %% ../../nbs/15_selfplay.ipynb #2374106b
 def play_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, proposer_path: str, base: list,
                exclude: set) -> tuple[str, str]:
-    "Round `k`: the proposer's GRPO, the harvest (topped up from `base`), the solver's GRPO; returns the new models."
-    rd = run.path / f"round-{k}"
-    solver = start_model(solver_path, cfg.seed)[:2]
-    _grpo(rd / "proposer", proposer_path, run.path / "pool.jsonl.gz", cfg.proposer_steps, "proposer", cfg, solver=solver,
-          learning_rate=cfg.proposer_lr, temperature=cfg.proposer_temperature)
-    got = harvest(rd / "proposer" / "results" / "completions.jsonl", exclude)
-    n_prop = len(got)
-    if len(got) < cfg.min_tasks:
-        got += random.Random(f"{cfg.seed}:{k}:topup").sample(base, min(len(base), cfg.min_tasks - len(got)))
-    write_tasks(rd / "proposals.jsonl.gz", got)
-    _grpo(rd / "solver", solver_path, rd / "proposals.jsonl.gz", cfg.solver_steps, "induction", cfg,
-          select_from=0, learning_rate=cfg.solver_lr)
-    if not run.logged(f"harvest-{k}"): run.log("harvest", key=f"harvest-{k}", round=k, certified=n_prop, used=len(got))
-    return str(rd / "solver" / "model"), str(rd / "proposer" / "model")
+    "Round `k`: the proposer's GRPO and harvest (self-play arm only), the solver's training; returns the new models."
+    rd, got = run.path / f"round-{k}", []
+    if cfg.arm == "selfplay":
+        solver = start_model(solver_path, cfg.seed)[:2]
+        _grpo(rd / "proposer", proposer_path, run.path / "pool.jsonl.gz", cfg.proposer_steps, "proposer", cfg, solver=solver,
+              learning_rate=cfg.proposer_lr, temperature=cfg.proposer_temperature, solver_attempts=cfg.solver_attempts,
+              solver_stepwise=cfg.solver_kind == "stepwise")
+        got, proposer_path = harvest(rd / "proposer" / "results" / "completions.jsonl", exclude), str(rd / "proposer" / "model")
+    tasks = round_tasks(cfg, k, got, base)
+    if not (rd / "tasks" / "train.jsonl.gz").exists(): write_tasks(rd / "tasks" / "train.jsonl.gz", tasks)
+    if not run.logged(f"harvest-{k}"):
+        run.log("harvest", key=f"harvest-{k}", round=k, certified=len(got), used=min(len(got), len(tasks)), tasks=len(tasks),
+                proposal_distances=dict(sorted(Counter(str(t.distance) for t in got).items())))
+    return train_solver(cfg, rd, solver_path), proposer_path
 
 # %% ../../nbs/15_selfplay.ipynb #036ac674
 def base_tasks(cfg: SelfPlayConfig, path: Path) -> tuple[list, list]:
@@ -137,43 +182,71 @@ def base_tasks(cfg: SelfPlayConfig, path: Path) -> tuple[list, list]:
 
 # %% ../../nbs/15_selfplay.ipynb #c8810a07
 def run_selfplay(cfg: SelfPlayConfig) -> dict:
-    "Self-play rounds into `cfg.run_dir` (see above); returns the per-round figures."
+    "Self-play rounds into `cfg.run_dir` (see above), and the control arm with --control; returns the per-round figures."
     from tqdm.auto import tqdm
     if cfg.threads: torch.set_num_threads(cfg.threads)
     quiet_progress(cfg.verbose)
     run = open_run(cfg, cfg.run_dir)
     with run_guard(run):
         base, held = base_tasks(cfg, run.path)
-        exclude = {t.input.answer_key() for t in read_tasks(DEFAULT_EVAL_SET)}
+        exclude = {t.input.answer_key() for t in [*read_tasks(DEFAULT_EVAL_SET), *held]}   # never train on what is measured
         solver_path, proposer_path = cfg.solver_model, cfg.proposer_model
         rounds = [track_round(run, cfg, 0, solver_path, proposer_path, held, base)]
-        for k in tqdm(range(1, cfg.rounds + 1), desc="self-play rounds", disable=cfg.quiet):
+        for k in tqdm(range(1, cfg.rounds + 1), desc=f"{cfg.arm} rounds", disable=cfg.quiet):
             solver_path, proposer_path = play_round(run, cfg, k, solver_path, proposer_path, base, exclude)
             rounds.append(track_round(run, cfg, k, solver_path, proposer_path, held, base))
-        run.write_report(selfplay_report(run, rounds))
-        summary = {"rounds": rounds, "solver": solver_path, "proposer": proposer_path}
+        control = run_control(cfg, run.path)["rounds"] if cfg.control else None
+        run.write_report(selfplay_report(run, rounds, control))
+        summary = {"rounds": rounds, "control": control, "solver": solver_path, "proposer": proposer_path}
         write_json_atomic(run.path / "summary.json", summary)
         return summary
 
+def run_control(cfg: SelfPlayConfig, path: Path) -> dict:
+    "The control arm in `path/control`: the same options, models, base and held-out tasks; random tasks for the solver."
+    d = path / "control"
+    return run_selfplay(dataclasses.replace(cfg, arm="control", control=False, run_dir=str(d), resume=(d / "config.json").exists(),
+                                            data=cfg.data or str(path / "data")))
+
 # %% ../../nbs/15_selfplay.ipynb #4518c045
-def selfplay_report(run: RunDir, rounds: list[dict]) -> str:
-    "The report: one table row per round."
-    harv = {e["round"]: e for e in run.events("harvest")}
-    lines = ["# Self-play", "", "| round | solver held-out success | proposer parse rate | frac_non_zero_std | "
-             "solver success on proposals | certified proposals |", "|---|---|---|---|---|---|"]
+def _f(x, spec: str = ".3f") -> str: return "-" if x is None else format(x, spec)
+
+def selfplay_report(run: RunDir, rounds: list[dict], control: list[dict] | None = None) -> str:
+    "The report: one table row per round (with the control arm's held-out success beside), and the plot of both arms."
+    harv, ctrl = {e["round"]: e for e in run.events("harvest")}, {e["round"]: e for e in control or []}
+    lines = [f"# Self-play ({rounds[0].get('arm', 'selfplay')} arm)", "",
+             "| round | held-out success | control | confidence ECE / AUROC | parse rate | frac_non_zero_std | distinct rate "
+             "| avg functions | solver success on proposals | certified proposals | their distances |", "|" + "---|" * 11]
     for e in rounds:
-        pf = e["proposer"]
-        lines.append(f"| {e['round']} | {e['solver_success']:.3f} | {pf['parse_rate']:.2f} | {pf['frac_non_zero_std']:.2f} "
-                     f"| {pf['solver_success_rate']:.2f} | {harv.get(e['round'], {}).get('certified', '-')} |")
+        pf, cal, h = e.get("proposer") or {}, e.get("calibration") or {}, harv.get(e["round"], {})
+        lines.append(f"| {e['round']} | {e['solver_success']:.3f} | {_f(ctrl.get(e['round'], {}).get('solver_success'))} "
+                     f"| {_f(cal.get('ece'))} / {_f(cal.get('auroc'))} | {_f(pf.get('parse_rate'), '.2f')} "
+                     f"| {_f(pf.get('frac_non_zero_std'), '.2f')} | {_f(pf.get('distinct_rate'), '.2f')} "
+                     f"| {_f(pf.get('avg_function_count'), '.2f')} | {_f(pf.get('solver_success_rate'), '.2f')} "
+                     f"| {h.get('certified', '-')} | {h.get('proposal_distances', '-')} |")
+    if control: lines += ["", f"![held-out success of both arms]({plot_arms(rounds, control, run.plots / 'arms.png').relative_to(run.path)})"]
     return "\n".join(lines) + "\n"
+
+# %% ../../nbs/15_selfplay.ipynb #7c81e0f1
+def plot_arms(rounds: list[dict], control: list[dict], path: Path) -> Path:
+    "Held-out success per round of the self-play arm and of the control arm, in one PNG."
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=(6, 3.5)); ax = fig.subplots()
+    for name, rs in [("self-play", rounds), ("control: random certified tasks", control)]:
+        ax.plot([e["round"] for e in rs], [e["solver_success"] for e in rs], marker="o", label=name)
+    ax.set(xlabel="round (the same solver steps in both arms)", ylabel="held-out success", title="Self-play against its control")
+    ax.legend(fontsize=8); fig.tight_layout(); save_figure(fig, path, dpi=100)
+    return path
 
 # %% ../../nbs/15_selfplay.ipynb #06807cbf
 def main(argv: list[str] | None = None) -> int:
     "wl selfplay"
     s = run_selfplay(parse_args(argv))
+    ctrl = {e["round"]: e for e in s["control"] or []}
     for e in s["rounds"]:
-        print(f"round {e['round']}: solver held-out success {e['solver_success']:.1%}; proposer "
-              f"parse_rate {e['proposer']['parse_rate']:.2f}, frac_non_zero_std {e['proposer']['frac_non_zero_std']:.2f}")
+        pf, c = e["proposer"] or {}, ctrl.get(e["round"])
+        print(f"round {e['round']}: solver held-out success {e['solver_success']:.1%}"
+              + (f" (control {c['solver_success']:.1%})" if c else "")
+              + (f"; proposer parse_rate {pf['parse_rate']:.2f}, frac_non_zero_std {pf['frac_non_zero_std']:.2f}" if pf else ""))
     print(f"solver: {s['solver']}\nproposer: {s['proposer']}")
     return 0
 

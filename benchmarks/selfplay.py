@@ -1,0 +1,130 @@
+"""Self-play against a random-task control: does a proposer that aims at the solver's edge make a better curriculum?
+
+Stages (each resumable in the run directory, default runs/bench-selfplay):
+1. data: certified tasks by forward expansion with route labels and proposer examples (`wl data`), the packaged eval
+   set's inputs excluded;
+2. the two starting models, both tiny and from scratch: a step-wise solver (`wl sft --task steps`, --solver-minutes of
+   training) and a proposer (`wl sft --task proposer`, --proposer-minutes);
+3. `wl selfplay --solver stepwise` twice from the same checkpoints and seeds:
+   - arm `selfplay`: each round the proposer's GRPO is rewarded by the solver's learnability (its step-wise solve rate over
+     sampled rollouts, best near one half), its certified proposals are harvested (edge proposals first), and the solver
+     takes SFT steps on their optimal-next-tool labels;
+   - arm `control`: the same solver SFT steps on the same number of random certified tasks from the same data;
+   every round both arms log held-out step-wise success and the calibration of the policy's confidence; the self-play arm
+   also logs the proposer's figures (parse_rate, frac_non_zero_std, distinct_rate, avg_function_count, the distance mix);
+4. figures: both curves, the gap after the same solver compute, the proposer's figures round by round, a plot.
+Usage: python benchmarks/selfplay.py [--save] [--rounds 10] [--solver-minutes 6] [--proposer-minutes 4] [--run-dir DIR]
+"""
+import argparse, json, shutil, statistics, sys
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).parent))
+from _common import report, stage
+
+def start_models(run: Path, a) -> dict:
+    "Stages 1-2: the data and the two starting checkpoints."
+    from wandering_light.tasks import create_data
+    from wandering_light.steps import STEP_DISTANCE_WEIGHTS
+    from wandering_light.training.sft import parse_args as sft_args, run_sft
+    resume = lambda d: ["--resume"] if (d / "config.json").exists() else []
+    data = stage(run, "data", lambda: create_data(run / "data", a.tasks, 0, walks_per_root=16, method="expansion",
+                                                   roots_per_shard=500, progress=False, routes=True, n_proposer=a.tasks // 4,
+                                                   weights=STEP_DISTANCE_WEIGHTS))
+    common = ["--model-name", "tiny", "--data", str(run / "data"), "--batch-size", "64", "--learning-rate", "1e-3",
+              "--warmup-ratio", "0.02", "--max-length", "256", "--no-eval", "--quiet", "--threads", str(a.threads),
+              "--save-steps", "200", "--logging-steps", "50"]
+    solver = stage(run, "solver0", lambda: run_sft(sft_args(
+        ["--task", "steps", "--run-dir", str(run / "solver0"), "--time-limit", str(a.solver_minutes),
+         "--max-steps", str(int(a.solver_minutes * 60 / 0.6)), *common, *resume(run / "solver0")])))
+    proposer = stage(run, "proposer0", lambda: run_sft(sft_args(
+        ["--task", "proposer", "--run-dir", str(run / "proposer0"), "--time-limit", str(a.proposer_minutes),
+         "--max-steps", str(int(a.proposer_minutes * 60 / 0.6)), *common, *resume(run / "proposer0")])))
+    proposer1 = stage(run, "proposer1", lambda: run_sft(sft_args(          # a second stretch from the first checkpoint
+        ["--task", "proposer", "--run-dir", str(run / "proposer1"), "--time-limit", str(a.proposer_minutes2),
+         "--max-steps", str(int(a.proposer_minutes2 * 60 / 1.8)), *common[2:], "--model-name", str(run / "proposer0" / "model"),
+         *resume(run / "proposer1")]))) if a.proposer_minutes2 else None
+    return {"data": data, "solver0": solver, "proposer0": proposer, "proposer1": proposer1}
+
+def main(argv):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--save", action="store_true")
+    ap.add_argument("--rounds", type=int, default=10)
+    ap.add_argument("--tasks", type=int, default=20_000)
+    ap.add_argument("--solver-minutes", type=float, default=6.0)
+    ap.add_argument("--proposer-minutes", type=float, default=4.0)
+    ap.add_argument("--proposer-minutes2", type=float, default=10.0, help="more proposer SFT from its first checkpoint")
+    ap.add_argument("--proposer-steps", type=int, default=6)
+    ap.add_argument("--proposer-temperature", type=float, default=0.7)
+    ap.add_argument("--eval-tasks", type=int, default=300, help="held-out (validation split) tasks measured every round")
+    ap.add_argument("--solver-steps", type=int, default=30)
+    ap.add_argument("--round-tasks", type=int, default=192)
+    ap.add_argument("--solver-lr", type=float, default=5e-4)
+    ap.add_argument("--proposer-lr", type=float, default=2e-4)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--only-start", action="store_true", help="stop after the starting models")
+    ap.add_argument("--run-dir", default="runs/bench-selfplay")
+    a = ap.parse_args(argv)
+    import torch
+    torch.set_num_threads(a.threads)
+    run = Path(a.run_dir); run.mkdir(parents=True, exist_ok=True)
+    start = start_models(run, a)
+    if a.only_start: print(json.dumps(start, indent=1, default=str)[:3000]); return
+    from wandering_light.training.selfplay import parse_args as sp_args, run_selfplay
+    sp = run / "selfplay"
+    res = stage(run, "selfplay", lambda: run_selfplay(sp_args(
+        ["--solver-model", str(run / "solver0" / "model"), "--proposer-model", str(run / ("proposer1" if a.proposer_minutes2 else "proposer0") / "model"),
+         "--solver-kind", "stepwise", "--control", "--rounds", str(a.rounds), "--proposer-steps", str(a.proposer_steps),
+         "--solver-steps", str(a.solver_steps), "--batch-size", "32", "--num-generations", "8", "--round-tasks", str(a.round_tasks),
+         "--solver-attempts", "4", "--solver-lr", str(a.solver_lr), "--proposer-lr", str(a.proposer_lr),
+         "--data", str(run / "data"), "--eval-tasks", str(a.eval_tasks), "--proposer-samples", "64",
+         "--proposer-temperature", str(a.proposer_temperature), "--run-dir", str(sp),
+         "--threads", str(a.threads), "--quiet", *(["--resume"] if (sp / "config.json").exists() else [])])))
+    final = stage(run, "upstream", lambda: upstream_eval(sp, a.rounds))["result"]
+    figures = summarise(res["result"], final, start, res["wall_s"], sp) | {"heldout_tasks": a.eval_tasks,
+        "recipe": {"rounds": a.rounds, "round_tasks": a.round_tasks, "solver_steps": a.solver_steps, "solver_batch": 64,
+                   "solver_lr": a.solver_lr, "proposer_steps": a.proposer_steps, "proposer_batch": 32,
+                   "proposer_lr": a.proposer_lr, "proposer_temperature": a.proposer_temperature, "solver_attempts": 4}}
+    if a.save: shutil.copy(sp / "plots" / "arms.png", Path(__file__).parent / "results" / "selfplay_arms.png")
+    report("selfplay", figures, argv)
+
+def upstream_eval(sp: Path, rounds: int) -> dict:
+    "Both arms' last solvers (and the common start), greedy step-wise on the upstream 480-task set."
+    from wandering_light.tasks import read_tasks, DEFAULT_EVAL_SET
+    from wandering_light.models import load_model
+    from wandering_light.stepwise import evaluate_stepwise
+    tasks, out = read_tasks(DEFAULT_EVAL_SET), {}
+    for name, path in [("start", sp.parent / "solver0" / "model"), ("selfplay", sp / f"round-{rounds}" / "solver" / "model"),
+                       ("control", sp / "control" / f"round-{rounds}" / "solver" / "model")]:
+        r = evaluate_stepwise(*load_model(path, device="cpu"), tasks)
+        out[name] = {"success_rate": round(r["success_rate"], 4), "by_distance": {d: round(v["success_rate"], 3) for d, v in r["by_distance"].items()}}
+    return out
+
+def summarise(res: dict, upstream: dict, start: dict, wall_s: float, sp: Path) -> dict:
+    "The figures: both curves, the gap, the proposer's figures per round and their worst over the rounds."
+    from wandering_light.utils import RunDir
+    rounds, control = res["rounds"], res["control"]
+    curve = lambda rs: [round(e["solver_success"], 4) for e in rs]
+    pf = [e["proposer"] for e in rounds if e["proposer"]]
+    harv = sorted(RunDir(sp).events("harvest"), key=lambda e: e["round"])
+    peak = lambda xs: max(range(len(xs)), key=xs.__getitem__)
+    span = lambda d: round((lambda t: (max(t) - min(t)) / 60)([e["time"] for e in RunDir(d).events("round")]), 1)
+    sp_c, ct_c = curve(rounds), curve(control)
+    return {
+        "heldout_success_by_round": {"selfplay": sp_c, "control": ct_c},
+        "gap_after_last_round_points": round(100 * (sp_c[-1] - ct_c[-1]), 1),
+        "gain_over_start_points": {"selfplay": round(100 * (sp_c[-1] - sp_c[0]), 1), "control": round(100 * (ct_c[-1] - ct_c[0]), 1)},
+        "best_round": {"selfplay": peak(sp_c), "control": peak(ct_c)},
+        "upstream480_stepwise": upstream,
+        "calibration_by_round": {"selfplay": [e["calibration"] for e in rounds], "control": [e["calibration"] for e in control]},
+        "proposer_by_round": [{k: round(v, 3) for k, v in p.items() if k != "num_samples"} for p in pf],
+        "proposer_worst_over_rounds_1_on": {k: round(min(p[k] for p in pf[1:]), 3) for k in ("parse_rate", "frac_non_zero_std", "distinct_rate")} if len(pf) > 1 else None,
+        "harvest_by_round": [{k: e[k] for k in ("round", "certified", "used", "tasks", "proposal_distances")} for e in harv],
+        "start": {"solver_train_minutes": round(start["solver0"]["result"]["train_seconds"] / 60, 2),
+                  "proposer_train_minutes": round(sum(start[k]["result"]["train_seconds"] for k in ("proposer0", "proposer1")
+                                                      if start.get(k)) / 60, 2)},
+        "arm_wall_minutes_round_0_to_last": {"selfplay": span(sp), "control": span(sp / "control")},
+        "arm_wall_note": "in the committed run the control arm was started by hand beside the self-play arm, one core each (the script alone runs them one after the other)",
+        "plot": "benchmarks/results/selfplay_arms.png (a copy of RUN/selfplay/plots/arms.png)",
+    }
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
