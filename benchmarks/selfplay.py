@@ -4,7 +4,7 @@ Stages (each resumable in the run directory, default runs/bench-selfplay):
 1. data: certified tasks by forward expansion with route labels and proposer examples (`wl data`), the packaged eval
    set's inputs excluded;
 2. the two starting models, both tiny and from scratch: a step-wise solver (`wl sft --task steps`, --solver-minutes of
-   training) and a proposer (`wl sft --task proposer`, --proposer-minutes);
+   training) and a proposer (`wl sft --task proposer`, --proposer-minutes, then --proposer-minutes2 more from that checkpoint);
 3. `wl selfplay --solver stepwise` twice from the same checkpoints and seeds:
    - arm `selfplay`: each round the proposer's GRPO is rewarded by the solver's learnability (its step-wise solve rate over
      sampled rollouts, best near one half), its certified proposals are harvested (edge proposals first), and the solver
@@ -79,7 +79,7 @@ def main(argv):
          "--proposer-temperature", str(a.proposer_temperature), "--run-dir", str(sp),
          "--threads", str(a.threads), "--quiet", *(["--resume"] if (sp / "config.json").exists() else [])])))
     final = stage(run, "upstream", lambda: upstream_eval(sp, a.rounds))["result"]
-    figures = summarise(res["result"], final, start, res["wall_s"], sp) | {"heldout_tasks": a.eval_tasks,
+    figures = summarise(res["result"], final, start, sp) | {"heldout_tasks": a.eval_tasks,
         "recipe": {"rounds": a.rounds, "round_tasks": a.round_tasks, "solver_steps": a.solver_steps, "solver_batch": 64,
                    "solver_lr": a.solver_lr, "proposer_steps": a.proposer_steps, "proposer_batch": 32,
                    "proposer_lr": a.proposer_lr, "proposer_temperature": a.proposer_temperature, "solver_attempts": 4}}
@@ -98,7 +98,7 @@ def upstream_eval(sp: Path, rounds: int) -> dict:
         out[name] = {"success_rate": round(r["success_rate"], 4), "by_distance": {d: round(v["success_rate"], 3) for d, v in r["by_distance"].items()}}
     return out
 
-def summarise(res: dict, upstream: dict, start: dict, wall_s: float, sp: Path) -> dict:
+def summarise(res: dict, upstream: dict, start: dict, sp: Path) -> dict:
     "The figures: both curves, the gap, the proposer's figures per round and their worst over the rounds."
     from wandering_light.utils import RunDir
     rounds, control = res["rounds"], res["control"]

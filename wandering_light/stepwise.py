@@ -172,9 +172,10 @@ def rollout_reward(r: Rollout, certified: int | None = None) -> float:
     return -0.5 if r.end in ("step_failed", "invalid") else 0.0
 
 # %% ../nbs/09d_stepwise.ipynb #25ce3a75
-def stepwise_attempts(policy: Policy, tasks: Sequence, attempts: int = 8, temperature: float = 1.0, max_steps: int = 8,
+def stepwise_attempts(policy: Policy, tasks: Sequence, attempts: int = 8, temperature: float = 1.0, max_steps: int = 6,
                       seed: int = 0) -> list[list[list[str] | None]]:
     "For each task, `attempts` sampled step-wise rollouts: the tool names of each that reached the target, else `None`."
+    # max_steps 6: proposals and training tasks are at most 4 tools long; two steps of slack for detours
     rs = policy.rollouts([(t.input, t.output) for t in tasks for _ in range(attempts)], max_steps, temperature, seed=seed)
     names = [[f.name for f in r.tools] if r.reached else None for r in rs]
     return [names[k * attempts:(k + 1) * attempts] for k in range(len(tasks))]

@@ -140,7 +140,7 @@ def choose_prompts(cfg: GRPORunConfig, tr: TrainRun, train: list, model, tok) ->
 def _proposal_attempts(solver, solver_tok, attempts: int, seed: int, stepwise: bool = False):
     "`attempt_fn` for `ProposalRewards`: per task, which of the solver's sampled attempts reached the target."
     def fn(tasks):
-        out = (stepwise_attempts(StepPolicy(solver, solver_tok), tasks, attempts, 1.0, max_steps=6, seed=seed) if stepwise
+        out = (stepwise_attempts(StepPolicy(solver, solver_tok), tasks, attempts, 1.0, seed=seed) if stepwise
                else sample_attempts(solver, solver_tok, tasks, attempts, 1.0, seed=seed))
         return [[x is not None for x in row] for row in out]
     return fn

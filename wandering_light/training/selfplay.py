@@ -110,7 +110,7 @@ def _grpo(run_dir: Path, model: str, data: Path, steps: int, task: str, cfg: Sel
 def _attempt_fn(cfg: SelfPlayConfig, solver):
     "Step-wise solvers rate proposals by sampled rollouts; `None` leaves one-shot sampling to `evaluate_proposer`."
     if cfg.solver_kind != "stepwise": return None
-    return lambda tasks: stepwise_attempts(StepPolicy(*solver), tasks, cfg.solver_attempts, 1.0, max_steps=6, seed=cfg.seed)
+    return lambda tasks: stepwise_attempts(StepPolicy(*solver), tasks, cfg.solver_attempts, 1.0, seed=cfg.seed)
 
 def track_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, proposer_path: str, held: list, base: list) -> dict:
     "Round `k`'s figures (logged once): the solver's held-out success and calibration; the proposer's figures against it."
