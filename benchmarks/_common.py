@@ -7,13 +7,16 @@ def machine() -> dict:
     def ver(p):
         try: return metadata.version(p)
         except metadata.PackageNotFoundError: return None
-    return {"cpus": os.cpu_count(), "python": platform.python_version(), "torch": ver("torch"),
-            "platform": platform.platform(), "processor": platform.machine()}
+    out = {"cpus": os.cpu_count(), "python": platform.python_version(), "torch": ver("torch"),
+           "platform": platform.platform(), "processor": platform.machine()}
+    if "torch" in sys.modules and sys.modules["torch"].cuda.is_available():    # only where the benchmark itself loaded torch
+        out["gpu"] = sys.modules["torch"].cuda.get_device_name()
+    return out
 
-def report(name: str, figures: dict, argv=None, notes: dict | None = None) -> dict:
-    "Print the result JSON; with --save also write benchmarks/results/NAME.json."
+def report(name: str, figures: dict, argv=None, notes: dict | None = None, script: str | None = None) -> dict:
+    "Print the result JSON; with --save also write benchmarks/results/NAME.json (`script`: the benchmark, if not NAME)."
     argv = sys.argv[1:] if argv is None else argv
-    out = {"benchmark": name, "command": " ".join(["python", f"benchmarks/{name}.py", *argv]),
+    out = {"benchmark": name, "command": " ".join(["python", f"benchmarks/{script or name}.py", *argv]),
            "machine": machine(), "figures": figures}
     if notes: out["notes"] = notes
     text = json.dumps(out, indent=2)

@@ -12,7 +12,11 @@ Stages (each resumable in the run directory, default runs/bench-stepwise):
 4. deep tasks (certified distance 5-8, never trained on: training stops at 4): guided search against BFS, counting the
    tool applications of both on the same tasks, and the found length against the certified one;
 5. the world model: exact-match prediction of one tool's output on held-out (test-split) values, by input type.
+On a GPU machine (`--device cuda`), `--s-per-step 0` measures the step time with a 30-step probe run before fitting the
+schedule to `--minutes`, `--no-baselines` leaves out BFS and random search (they do not depend on the model), `--stages`
+runs the named stages only (the rest resume later; data, sft and eval are needed for a report, deep and world not) and `--name` names the results file.
 Usage: python benchmarks/stepwise.py [--save] [--minutes 30] [--size tiny] [--run-dir DIR] [--threads 1] [--deep 8] [--world-pairs 300]
+       [--device cpu|cuda] [--s-per-step S|0] [--no-baselines] [--stages data,sft,eval,deep,world] [--name stepwise]
 """
 import argparse, json, random, statistics, sys, time
 from pathlib import Path
@@ -21,7 +25,7 @@ from _common import report, stage
 
 UPSTREAM_BEST = 0.84
 
-def deep_eval(run: Path, model_dir: Path, n: int, budget: int, exclude: set) -> dict:
+def deep_eval(run: Path, model_dir: Path, n: int, budget: int, exclude: set, device: str = "cpu") -> dict:
     "Guided search and BFS on deep tasks (distance 5-8): success, tool applications of both, found length / certified."
     from wandering_light.tasks import make_deep_tasks, write_tasks, read_tasks
     from wandering_light.solver import bfs, SearchSpace
@@ -31,7 +35,7 @@ def deep_eval(run: Path, model_dir: Path, n: int, budget: int, exclude: set) -> 
         tasks, _ = make_deep_tasks(100, seed=7, exclude=exclude, per_distance=1)
         write_tasks(path, tasks)
     tasks = read_tasks(path)[:n]
-    g, space, rows = GuidedSolver(StepPolicy.load(model_dir), budget=budget), SearchSpace(), []
+    g, space, rows = GuidedSolver(StepPolicy.load(model_dir, device=device), budget=budget), SearchSpace(), []
     for t in tasks:
         r = g.solve_detailed(t.input, t.output)
         e = bfs(t.input, t.distance, space, goal=t.output)     # BFS's applications (transitions) for the same task
@@ -50,7 +54,7 @@ def deep_eval(run: Path, model_dir: Path, n: int, budget: int, exclude: set) -> 
             "mean_length_ratio": round(statistics.mean([x["length"] / x["distance"] for x in ok]), 4) if ok else None,
             "budget": budget}
 
-def world_eval(run: Path, model_dir: Path, n: int) -> dict:
+def world_eval(run: Path, model_dir: Path, n: int, device: str = "cpu") -> dict:
     "World-model exact match on (values, tool) pairs from held-out (test-split) routes."
     from wandering_light.tasks import read_tasks, default_functions
     from wandering_light.steps import step_rows
@@ -63,9 +67,21 @@ def world_eval(run: Path, model_dir: Path, n: int) -> dict:
         for r in step_rows(t): pairs.append((r["values"], r["result"], r["tool"]))
         if len(pairs) >= n: break
     fs = default_functions()
-    model, tok = load_model(model_dir, device="cpu")
+    model, tok = load_model(model_dir, device=device)
     acc = world_accuracy(model, tok, [(v, fs[f]) for v, _, f in pairs[:n]])
     return {k: v for k, v in acc.items() if k != "by_tool"} | {"worst_tools": dict(sorted(acc["by_tool"].items(), key=lambda kv: kv[1])[:10])}
+
+def probe_step_time(run: Path, a) -> float:
+    "Seconds per SFT step on this machine: a 30-step probe run (its first 10 steps, warm-up, not counted)."
+    from wandering_light.training.sft import parse_args as sft_args, run_sft
+    from wandering_light.utils import RunDir
+    probe = run / "probe"
+    if not (probe / "summary.json").exists():
+        run_sft(sft_args(["--task", "steps", "--model-name", a.size, "--data", str(run / "data"), "--run-dir", str(probe),
+                          "--max-steps", "30", "--batch-size", "64", "--max-length", "256", "--logging-steps", "10",
+                          "--threads", str(a.threads), "--dataset-num-proc", str(a.num_proc), "--quiet"]))
+    t = {e["step"]: e["train_seconds"] for e in RunDir(probe).events("train")}
+    return round((t[30] - t[10]) / 20, 4)
 
 def main(argv):
     ap = argparse.ArgumentParser()
@@ -82,6 +98,12 @@ def main(argv):
     ap.add_argument("--world-pairs", type=int, default=300)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--run-dir", default="runs/bench-stepwise")
+    ap.add_argument("--device", default="cpu", help="where the model trains and answers: cpu or cuda")
+    ap.add_argument("--no-baselines", action="store_true", help="leave out BFS and random search (model-independent)")
+    ap.add_argument("--stages", default="data,sft,eval,deep,world", help="run up to these stages; the rest resume later")
+    ap.add_argument("--name", default="stepwise", help="results file: benchmarks/results/NAME.json")
+    ap.add_argument("--num-proc", type=int, default=1, help="processes that tokenize the SFT data")
+    ap.add_argument("--learning-rate", default="1e-3", help="SFT peak learning rate (1e-3 suits tiny; base diverged at it in bf16)")
     a = ap.parse_args(argv)
     import torch
     torch.set_num_threads(a.threads)
@@ -96,26 +118,30 @@ def main(argv):
     data = stage(run, "data", lambda: create_data(run / "data", a.tasks, 0, walks_per_root=16, method="expansion",
                                                    roots_per_shard=500, progress=False, routes=True,
                                                    weights=STEP_DISTANCE_WEIGHTS))
+    if not a.steps and a.s_per_step <= 0: a.s_per_step = probe_step_time(run, a)
     steps = a.steps or int(a.minutes * 60 / a.s_per_step)
+    todo = set(a.stages.split(","))
     model_dir = run / "sft" / "model"
     sft = stage(run, "sft", lambda: run_sft(sft_args(
         ["--task", "steps", "--model-name", a.size, "--data", str(run / "data"), "--run-dir", str(run / "sft"),
-         "--time-limit", str(a.minutes), "--max-steps", str(steps), "--batch-size", "64", "--learning-rate", "1e-3",
+         "--time-limit", str(a.minutes), "--max-steps", str(steps), "--batch-size", "64", "--learning-rate", a.learning_rate,
          "--warmup-ratio", "0.02", "--max-length", "256", "--world-share", str(a.world_share),
          "--oneshot-share", str(a.oneshot_share), "--eval-file", DEFAULT_EVAL_SET, "--eval-every", str(max(100, steps // 8)),
          "--eval-tasks", "200", "--save-steps", str(max(100, steps // 8)), "--logging-steps", "50",
-         "--threads", str(a.threads), "--quiet", *resume(run / "sft")])))
+         "--threads", str(a.threads), "--dataset-num-proc", str(a.num_proc), "--quiet", *resume(run / "sft")])))
+    if "eval" not in todo: return
     held = run / "heldout_test.jsonl.gz"
     if not held.exists(): write_tasks(held, _sample(read_tasks(run / "data" / "test.jsonl.gz"), 500, "bench:heldout"))
     def evaluate():
         out = {}
         for name, f in [("upstream480", DEFAULT_EVAL_SET), ("heldout", held)]:
-            solvers = {"stepwise": get_solver_by_name("stepwise", budget=1, model=str(model_dir)),
-                       "guided": get_solver_by_name("guided", budget=a.guided_budget, model=str(model_dir)),
-                       "random-1": get_solver_by_name("random", budget=1), "random-100": get_solver_by_name("random", budget=100),
-                       "bfs": get_solver_by_name("bfs", budget=4)}
+            solvers = {"stepwise": get_solver_by_name("stepwise", budget=1, model=str(model_dir), device=a.device),
+                       "guided": get_solver_by_name("guided", budget=a.guided_budget, model=str(model_dir), device=a.device)}
+            if not a.no_baselines:
+                solvers |= {"random-1": get_solver_by_name("random", budget=1), "random-100": get_solver_by_name("random", budget=100),
+                            "bfs": get_solver_by_name("bfs", budget=4)}
             if a.oneshot_share > 0:
-                solvers["oneshot"] = get_solver_by_name("trained_local", budget=1, model=str(model_dir), device="cpu")
+                solvers["oneshot"] = get_solver_by_name("trained_local", budget=1, model=str(model_dir), device=a.device)
             s = run_evaluation(f, [], run_dir=run / f"eval-{name}", seed=0, solvers=solvers, progress=False)
             out[name] = {k: {"success_rate": round(v["success_rate"], 4), "solved": v["solved"], "tasks": v["tasks"],
                              "mean_length_ratio": v["mean_length_ratio"] and round(v["mean_length_ratio"], 4),
@@ -123,9 +149,13 @@ def main(argv):
                          for k, v in s.items()}
         return out
     ev = stage(run, "eval", evaluate)["result"]
-    train_inputs = {t.input.answer_key() for t in read_tasks(run / "data" / "train.jsonl.gz")}
-    deep = stage(run, "deep", lambda: deep_eval(run, model_dir, a.deep, a.guided_budget, train_inputs))["result"]
-    world = stage(run, "world", lambda: world_eval(run, model_dir, a.world_pairs))["result"]
+    # deep and world left out of --stages: reported as not measured (None) unless an earlier call finished them
+    kept = lambda name: (json.loads((run / "stages.json").read_text()).get(name) or {}).get("result")
+    train_inputs = lambda: {t.input.answer_key() for t in read_tasks(run / "data" / "train.jsonl.gz")}
+    deep = stage(run, "deep", lambda: deep_eval(run, model_dir, a.deep, a.guided_budget, train_inputs(), a.device))["result"] \
+        if "deep" in todo else kept("deep")
+    world = stage(run, "world", lambda: world_eval(run, model_dir, a.world_pairs, a.device))["result"] \
+        if "world" in todo else kept("world")
     sft_run = RunDir(run / "sft")
     curve = [{"step": e["step"], "train_minutes": round(e["train_seconds"] / 60, 2), "success_rate": round(e["success_rate"], 4),
               "by_distance": {d: round(v["success_rate"], 3) for d, v in e["by_distance"].items()}}
@@ -139,16 +169,19 @@ def main(argv):
         "mean_length_ratio": {"upstream480": {k: v["mean_length_ratio"] for k, v in u.items()},
                               "heldout500": {k: v["mean_length_ratio"] for k, v in h.items()}},
         "ratio_stepwise_to_upstream_best_84pct": round(u["stepwise"]["success_rate"] / UPSTREAM_BEST, 3),
-        "ratio_stepwise_to_random100_upstream480": round(u["stepwise"]["success_rate"] / u["random-100"]["success_rate"], 3),
+        "ratio_stepwise_to_random100_upstream480": round(u["stepwise"]["success_rate"] / u["random-100"]["success_rate"], 3)
+                                                   if "random-100" in u else None,
         "deep_5_to_8_guided": deep,
         "world_model": world,
         "learning_curve_upstream480_stepwise": curve,
         "sft": {"steps": s_res["steps"], "planned_steps": steps, "train_minutes": round(s_res["train_seconds"] / 60, 2),
-                "examples": s_res["steps"] * 64, "stopped": s_res["stopped"]},
+                "examples": s_res["steps"] * 64, "stopped": s_res["stopped"], "s_per_step_fitted": None if a.steps else a.s_per_step,
+                "wall_minutes": round(sft["wall_s"] / 60, 2)},
         "data": {"tasks": sum(v["tasks"] for k, v in data["result"]["files"].items()), "wall_s": data["wall_s"]},
         "model": f"{a.size} (Llama, from scratch), DSL tokenizer; one model for step, world-model and one-shot prompts",
+        "device": a.device, "learning_rate": float(a.learning_rate),
     }
-    report("stepwise", figures, argv)
+    report(a.name, figures, argv, script="stepwise")
 
 if __name__ == "__main__":
     main(sys.argv[1:])

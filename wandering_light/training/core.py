@@ -6,7 +6,7 @@ Docs: https://wandering-light.github.io/wandering_light/training_core.html.md"""
 
 # %% ../../nbs/11a_training_core.ipynb #6d533bec
 from __future__ import annotations
-import dataclasses, hashlib, json, os, shutil, signal, time
+import dataclasses, hashlib, json, math, os, shutil, signal, time
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -198,7 +198,7 @@ def on_train_end(self: EvalCallback, args, state, control, model=None, **kw):
 
 # %% ../../nbs/11a_training_core.ipynb #ee12aaff
 class StopCallback(TrainerCallback):
-    "Stop cleanly (checkpoint first) on SIGTERM/SIGINT, or once `time_limit_s` of training time has passed."
+    "Stop cleanly (checkpoint first) on SIGTERM/SIGINT or once `time_limit_s` of training time has passed; stop without one on divergence."
     def __init__(self, clock: RunDirCallback | None = None, time_limit_s: float | None = None):
         self.clock, self.limit, self.reason, self._old = clock, time_limit_s, None, {}
     def _handler(self, signum, frame): self.reason = signal.Signals(signum).name
@@ -214,7 +214,12 @@ class StopCallback(TrainerCallback):
         if self.reason is None and self.limit is not None and self.clock is not None \
                 and self.clock.train_seconds() >= self.limit:
             self.reason = "time_limit"
-        if self.reason is not None: control.should_save, control.should_training_stop = True, True
+        if self.reason is not None: control.should_save, control.should_training_stop = self.reason != "diverged", True
+
+    def on_log(self, args, state, control, logs=None, **kw):
+        "A non-finite loss or gradient norm: stop, and keep the last checkpoint (this step's weights are not saved)."
+        bad = [k for k in ("loss", "grad_norm") if isinstance((logs or {}).get(k), float) and not math.isfinite(logs[k])]
+        if bad: self.reason, control.should_save, control.should_training_stop = "diverged", False, True
 
     def on_train_end(self, args, state, control, **kw):
         "Give the signals back."
@@ -475,13 +480,17 @@ def _load_finished(self: TrainRun, trainer) -> bool:
 # %% ../../nbs/11a_training_core.ipynb #10c00d3c
 @patch
 def train(self: TrainRun, trainer, **start) -> bool:
-    "Train (from the resume point); True when it finished, False when a signal stopped it (logged, with a hint)."
+    "Train (from the resume point); True when it finished, False when a signal stopped it (logged, with a hint); divergence is an error."
     for cb in trainer.callback_handler.callbacks:
         if isinstance(cb, EvalCallback): cb.trainer = trainer
     quiet_trainer(trainer, self.cfg.quiet, self.cfg.verbose)
     if self.main: self.run.log("start", resumed_from=self.resume_from, **start)
     if not self._load_finished(trainer): self.output = trainer.train(resume_from_checkpoint=self.resume_from)
     self.step, reason = trainer.state.global_step, self.stopper.reason
+    if reason == "diverged":
+        if self.main: self.run.log("stopped", reason=reason, step=self.step)
+        raise UserError(f"training diverged at step {self.step} (a non-finite loss or gradient norm); the checkpoints "
+                        f"before it are kept in {self.run.checkpoints}: lower --learning-rate and train again")
     if reason is not None and self.step < self.cfg.max_steps and reason != "time_limit":
         if self.main: self.run.log("stopped", reason=reason, step=self.step)
         print(f"stopped at step {self.step} ({reason}); continue with --resume")
