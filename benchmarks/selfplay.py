@@ -13,7 +13,11 @@ Stages (each resumable in the run directory, default runs/bench-selfplay):
    every round both arms log held-out step-wise success and the calibration of the policy's confidence; the self-play arm
    also logs the proposer's figures (parse_rate, frac_non_zero_std, distinct_rate, avg_function_count, the distance mix);
 4. figures: both curves, the gap after the same solver compute, the proposer's figures round by round, a plot.
+A variant of the proposer's reward (`--depth-power`, `--novelty-window`: see `training.reward`) is measured in its own
+run directory from the same start (`--start-from`: an earlier run's data and starting models, whose stages are not run
+again) and saved under its own name (`--name`).
 Usage: python benchmarks/selfplay.py [--save] [--rounds 10] [--solver-minutes 6] [--proposer-minutes 4] [--run-dir DIR]
+                                     [--depth-power P] [--novelty-window N] [--start-from DIR] [--name selfplay]
 """
 import argparse, json, shutil, statistics, sys
 from pathlib import Path
@@ -62,37 +66,44 @@ def main(argv):
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--only-start", action="store_true", help="stop after the starting models")
     ap.add_argument("--run-dir", default="runs/bench-selfplay")
+    ap.add_argument("--depth-power", type=float, default=0.0, help="the proposer's learnability times (distance / 4) ** P")
+    ap.add_argument("--novelty-window", type=int, default=0, help="repeats of the last N valid proposals earn less novelty")
+    ap.add_argument("--start-from", default=None, help="an earlier run directory of this benchmark: its data and start models")
+    ap.add_argument("--name", default="selfplay", help="results file: benchmarks/results/NAME.json (and NAME_arms.png)")
     a = ap.parse_args(argv)
     import torch
     torch.set_num_threads(a.threads)
     run = Path(a.run_dir); run.mkdir(parents=True, exist_ok=True)
-    start = start_models(run, a)
+    base = Path(a.start_from) if a.start_from else run                  # where the data and the starting models are
+    start = start_models(base, a)
     if a.only_start: print(json.dumps(start, indent=1, default=str)[:3000]); return
     from wandering_light.training.selfplay import parse_args as sp_args, run_selfplay
     sp = run / "selfplay"
     res = stage(run, "selfplay", lambda: run_selfplay(sp_args(
-        ["--solver-model", str(run / "solver0" / "model"), "--proposer-model", str(run / ("proposer1" if a.proposer_minutes2 else "proposer0") / "model"),
+        ["--solver-model", str(base / "solver0" / "model"), "--proposer-model", str(base / ("proposer1" if a.proposer_minutes2 else "proposer0") / "model"),
          "--solver-kind", "stepwise", "--control", "--rounds", str(a.rounds), "--proposer-steps", str(a.proposer_steps),
          "--solver-steps", str(a.solver_steps), "--batch-size", "32", "--num-generations", "8", "--round-tasks", str(a.round_tasks),
          "--solver-attempts", "4", "--solver-lr", str(a.solver_lr), "--proposer-lr", str(a.proposer_lr),
-         "--data", str(run / "data"), "--eval-tasks", str(a.eval_tasks), "--proposer-samples", "64",
+         "--data", str(base / "data"), "--eval-tasks", str(a.eval_tasks), "--proposer-samples", "64",
+         "--learnability-depth-power", str(a.depth_power), "--novelty-window", str(a.novelty_window),
          "--proposer-temperature", str(a.proposer_temperature), "--run-dir", str(sp),
          "--threads", str(a.threads), "--quiet", *(["--resume"] if (sp / "config.json").exists() else [])])))
-    final = stage(run, "upstream", lambda: upstream_eval(sp, a.rounds))["result"]
+    final = stage(run, "upstream", lambda: upstream_eval(sp, a.rounds, base))["result"]
     figures = summarise(res["result"], final, start, sp) | {"heldout_tasks": a.eval_tasks,
         "recipe": {"rounds": a.rounds, "round_tasks": a.round_tasks, "solver_steps": a.solver_steps, "solver_batch": 64,
                    "solver_lr": a.solver_lr, "proposer_steps": a.proposer_steps, "proposer_batch": 32,
-                   "proposer_lr": a.proposer_lr, "proposer_temperature": a.proposer_temperature, "solver_attempts": 4}}
-    if a.save: shutil.copy(sp / "plots" / "arms.png", Path(__file__).parent / "results" / "selfplay_arms.png")
-    report("selfplay", figures, argv)
+                   "proposer_lr": a.proposer_lr, "proposer_temperature": a.proposer_temperature, "solver_attempts": 4,
+                   "learnability_depth_power": a.depth_power, "novelty_window": a.novelty_window, "start_from": a.start_from}}
+    if a.save: shutil.copy(sp / "plots" / "arms.png", Path(__file__).parent / "results" / f"{a.name}_arms.png")
+    report(a.name, figures, argv, script="selfplay")
 
-def upstream_eval(sp: Path, rounds: int) -> dict:
+def upstream_eval(sp: Path, rounds: int, base: Path) -> dict:
     "Both arms' last solvers (and the common start), greedy step-wise on the upstream 480-task set."
     from wandering_light.tasks import read_tasks, DEFAULT_EVAL_SET
     from wandering_light.models import load_model
     from wandering_light.stepwise import evaluate_stepwise
     tasks, out = read_tasks(DEFAULT_EVAL_SET), {}
-    for name, path in [("start", sp.parent / "solver0" / "model"), ("selfplay", sp / f"round-{rounds}" / "solver" / "model"),
+    for name, path in [("start", base / "solver0" / "model"), ("selfplay", sp / f"round-{rounds}" / "solver" / "model"),
                        ("control", sp / "control" / f"round-{rounds}" / "solver" / "model")]:
         r = evaluate_stepwise(*load_model(path, device="cpu"), tasks)
         out[name] = {"success_rate": round(r["success_rate"], 4), "by_distance": {d: round(v["success_rate"], 3) for d, v in r["by_distance"].items()}}

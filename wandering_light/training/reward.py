@@ -7,6 +7,7 @@ Docs: https://wandering-light.github.io/wandering_light/rewards.html.md"""
 # %% ../../nbs/11_rewards.ipynb #2e874351
 from __future__ import annotations
 import json, math, os, statistics
+from collections import Counter
 from dataclasses import dataclass, field, asdict
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -21,9 +22,9 @@ from ..tasks import InductionTask, SearchLimits, default_functions, task_from_pr
 # %% auto #0
 __all__ = ['FORMAT_PENALTIES', 'INDUCTION_WEIGHTS', 'PROPOSAL_WEIGHTS', 'STEP_WEIGHTS', 'correctness_reward', 'brevity_reward',
            'format_penalty', 'InductionScore', 'weighted_total', 'is_canonical', 'score_induction', 'solve_rate',
-           'learnability_reward', 'proposal_validity', 'novelty_reward', 'ProposalScore', 'check_proposal',
-           'finish_proposal', 'score_proposal', 'group_stats', 'zero_spread_share', 'CompletionLog', 'InductionRewards',
-           'ProposalRewards', 'StepScore', 'StepRewards']
+           'learnability_reward', 'depth_weight', 'proposal_validity', 'novelty_reward', 'ProposalScore',
+           'check_proposal', 'finish_proposal', 'score_proposal', 'group_stats', 'zero_spread_share', 'CompletionLog',
+           'InductionRewards', 'ProposalRewards', 'StepScore', 'StepRewards']
 
 # %% ../../nbs/11_rewards.ipynb #3cd6de2a
 def correctness_reward(output: TypedList | None, target: TypedList) -> float:
@@ -107,6 +108,13 @@ def learnability_reward(rate: float) -> float:
     if not 0.0 < rate < 1.0: return 0.0
     return 4.0 * rate * (1.0 - rate)
 
+# %% ../../nbs/11_rewards.ipynb #4d1ea121
+def depth_weight(distance: int | None, max_length: int = 4, power: float = 0.0) -> float:
+    "`(distance / max_length) ** power` (capped at 1); 1.0 at power 0; 0.0 for a task with no certified distance."
+    if not power: return 1.0
+    if not distance or distance <= 0: return 0.0
+    return min(1.0, distance / max_length) ** power
+
 # %% ../../nbs/11_rewards.ipynb #03f81cf7
 def proposal_validity(parsed: ParsedProposal, run_ok: bool | None = None, changed: bool | None = None) -> tuple[float, str]:
     "(component, kind): 1.0 'ok'; 0.0 'no_op'; -0.5 'type_error' or 'execution'; -1.0 unparsable (the parse error kind)."
@@ -185,11 +193,14 @@ def check_proposal(completion: str, examples: Sequence[InductionTask] = (), func
     return s
 
 # %% ../../nbs/11_rewards.ipynb #76cc683d
-def finish_proposal(s: ProposalScore, successes: Sequence[bool] | None, weights: dict | None = None) -> ProposalScore:
+def finish_proposal(s: ProposalScore, successes: Sequence[bool] | None, weights: dict | None = None,
+                    depth_power: float = 0.0, max_length: int = 4, repeats: int = 0) -> ProposalScore:
     "Fill in the solve rate and learnability from the solver's attempts (None: not attempted), and the total."
+    if s.valid and repeats: s.components["novelty"] = s.components.get("novelty", 0.0) / (1 + repeats)
     if s.valid and successes is not None:
         s.solve_rate, s.attempts = solve_rate(successes), len(successes)
-        s.components["learnability"] = learnability_reward(s.solve_rate) * s.components.get("novelty", 0.0)
+        s.components["learnability"] = (learnability_reward(s.solve_rate) * s.components.get("novelty", 0.0)
+                                        * depth_weight(s.certified_length, max_length, depth_power))
     s.components = {k: s.components.get(k, 0.0) for k in ("validity", "novelty", "learnability")}
     s.reward = weighted_total(s.components, weights or PROPOSAL_WEIGHTS)
     return s
@@ -404,33 +415,42 @@ class ProposalRewards(_RewardSet):
     task, weights = "proposal", PROPOSAL_WEIGHTS
     def __init__(self, attempt_fn: Callable[[list[InductionTask]], list[list[bool]]] | None,
                  functions: FunctionDefSet | None = None, log: CompletionLog | str | Path | None = None,
-                 weights: dict | None = None, max_length: int = 4):
+                 weights: dict | None = None, max_length: int = 4, depth_power: float = 0.0, novelty_window: int = 0):
         super().__init__(log)
-        self.attempt_fn, self.max_length = attempt_fn, max_length
+        self.attempt_fn, self.max_length, self.depth_power, self.window = attempt_fn, max_length, depth_power, novelty_window
         self.fs = functions if functions is not None else default_functions()
         self.executor = Executor(self.fs)
         if weights is not None: self.weights = dict(weights)
         self.accepted: list[tuple[int, InductionTask]] = []        # (step, task) of every valid proposal scored
+        self.recent: list[tuple] = []                               # signatures of the last `novelty_window` valid ones
+
+def _signature(s: ProposalScore) -> tuple:
+    "What makes two proposals the same exercise: the input type and the proposed pipeline."
+    return (s.task.input.item_type.__name__, s.pipeline)
 
 # %% ../../nbs/11_rewards.ipynb #f1a4fbba
 @patch
 def score(self: ProposalRewards, prompts, completions, columns) -> list[ProposalScore]:
-    "Check every proposal, let `attempt_fn` attempt the valid ones in one call, and finish their scores."
+    """Check every proposal, let `attempt_fn` attempt the valid ones in one call, and finish their scores (with a
+    `novelty_window`, a proposal's novelty is divided by one more than the times its signature is among the recent
+    valid proposals and the batch's other ones)."""
     exs = columns.get("examples") or [None] * len(completions)
     cache: dict = {}
     checked = [check_proposal(c, cache.setdefault(id(e), _examples(e)) if isinstance(e, str) else _examples(e),
                               self.fs, self.executor, self.max_length) for c, e in zip(completions, exs)]
     valid = [s for s in checked if s.valid]
     attempts = self.attempt_fn([s.task for s in valid]) if (valid and self.attempt_fn is not None) else []
-    it = iter(attempts)
-    return [finish_proposal(s, next(it) if s.valid and self.attempt_fn is not None else None, self.weights)
+    it, seen = iter(attempts), Counter(self.recent) + Counter(map(_signature, valid))
+    return [finish_proposal(s, next(it) if s.valid and self.attempt_fn is not None else None, self.weights,
+                            self.depth_power, self.max_length, seen[_signature(s)] - 1 if s.valid and self.window else 0)
             for s in checked]
 
 @patch
 def _record(self: ProposalRewards, prompts, columns):
-    "Log the batch as every reward set does, and keep its valid proposals in `accepted`."
+    "Log the batch as every reward set does, and keep its valid proposals in `accepted` (and `recent`)."
     _RewardSet._record(self, prompts, columns)
     self.accepted += [(self._batch.step, s.task) for s in self._batch.scores if s.valid]
+    if self.window: self.recent = (self.recent + [_signature(s) for s in self._batch.scores if s.valid])[-self.window:]
 
 # %% ../../nbs/11_rewards.ipynb #b2649152
 @patch

@@ -52,6 +52,10 @@ class GRPORunConfig(TrainOptions, GRPOConfig):
     greedy_wrong_share: float | None = _opt(0.7, "share of selected tasks whose greedy answer is wrong", min=0.0, max=1.0)
     solver_model: str | None = _opt(None, "proposer task: the solver whose attempts rate proposals")
     solver_attempts: int = _opt(8, "the solver's attempts per proposal", min=1)
+    learnability_depth_power: float = _opt(0.0, "proposer task: learnability times (certified distance / 4) to this power "
+                                           "(0: every distance alike; 1: a one-tool task earns a quarter)", min=0)
+    novelty_window: int = _opt(0, "proposer task: a proposal repeating one of the last N valid ones (its input type and "
+                               "pipeline) earns 1/(1 + repeats) of its novelty (0: off)", min=0)
     solver_stepwise: bool = _opt(False, "proposer task: the solver attempts step-wise (sampled rollouts that see each "
                                  "result) instead of writing whole pipelines")
     vllm_mode: str = _opt("server", "with --use-vllm: a `trl vllm-serve` server, or vLLM in this process", choices=["server", "colocate"])
@@ -159,7 +163,8 @@ def grpo_data(cfg: GRPORunConfig, tr: TrainRun, data: dict, model, tok, solver=N
     if solver is None:
         if not cfg.solver_model: raise UserError("--task proposer needs --solver-model (the solver that rates proposals)")
         solver = start_model(cfg.solver_model, cfg.seed)[:2]
-    rewards = ProposalRewards(_proposal_attempts(solver[0], solver[1], cfg.solver_attempts, cfg.seed, cfg.solver_stepwise), log=log)
+    rewards = ProposalRewards(_proposal_attempts(solver[0], solver[1], cfg.solver_attempts, cfg.seed, cfg.solver_stepwise), log=log,
+                              depth_power=cfg.learnability_depth_power, novelty_window=cfg.novelty_window)
     return proposer_dataset(data["train"]), rewards, solver
 
 # %% ../../nbs/13_grpo.ipynb #786b42c5

@@ -72,6 +72,9 @@ class SelfPlayConfig:
     round_tasks: int | None = _opt(None, "tasks the solver trains on each round (default: every certified proposal, topped "
                                    "up to --min-tasks); set it to compare arms on equal data", min=1)
     proposer_temperature: float = _opt(1.0, "sampling temperature of proposals")
+    learnability_depth_power: float = _opt(0.0, "the proposer's learnability times (certified distance / 4) to this power "
+                                           "(0: every distance alike)", min=0)
+    novelty_window: int = _opt(0, "a proposal repeating one of the proposer's last N valid ones earns less novelty (0: off)", min=0)
     batch_size: int = _opt(32, "completions per GRPO step", min=1)
     num_generations: int = _opt(8, "completions per prompt (the group size)", min=1)
     min_tasks: int = _opt(32, "top the harvest up to this many tasks from the base data", min=0)
@@ -158,7 +161,8 @@ def play_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, propo
         solver = start_model(solver_path, cfg.seed)[:2]
         _grpo(rd / "proposer", proposer_path, run.path / "pool.jsonl.gz", cfg.proposer_steps, "proposer", cfg, solver=solver,
               learning_rate=cfg.proposer_lr, temperature=cfg.proposer_temperature, solver_attempts=cfg.solver_attempts,
-              solver_stepwise=cfg.solver_kind == "stepwise")
+              solver_stepwise=cfg.solver_kind == "stepwise", learnability_depth_power=cfg.learnability_depth_power,
+              novelty_window=cfg.novelty_window)
         got, proposer_path = harvest(rd / "proposer" / "results" / "completions.jsonl", exclude), str(rd / "proposer" / "model")
     tasks = round_tasks(cfg, k, got, base)
     if not (rd / "tasks" / "train.jsonl.gz").exists(): write_tasks(rd / "tasks" / "train.jsonl.gz", tasks)
