@@ -14,9 +14,10 @@ Stages (each resumable in the run directory, default runs/bench-stepwise):
 5. the world model: exact-match prediction of one tool's output on held-out (test-split) values, by input type.
 On a GPU machine (`--device cuda`), `--s-per-step 0` measures the step time with a 30-step probe run before fitting the
 schedule to `--minutes`, `--no-baselines` leaves out BFS and random search (they do not depend on the model), `--stages`
-runs the named stages only (the rest resume later; data, sft and eval are needed for a report, deep and world not) and `--name` names the results file.
+names which of eval, deep and world run now (data and SFT always do; a stage left out keeps the result of an earlier
+call, or is null; a report needs eval) and `--name` names the results file.
 Usage: python benchmarks/stepwise.py [--save] [--minutes 30] [--size tiny] [--run-dir DIR] [--threads 1] [--deep 8] [--world-pairs 300]
-       [--device cpu|cuda] [--s-per-step S|0] [--no-baselines] [--stages data,sft,eval,deep,world] [--name stepwise]
+       [--device cpu|cuda] [--s-per-step S|0] [--no-baselines] [--stages eval,deep,world] [--name stepwise]
 """
 import argparse, json, random, statistics, sys, time
 from pathlib import Path
@@ -100,7 +101,7 @@ def main(argv):
     ap.add_argument("--run-dir", default="runs/bench-stepwise")
     ap.add_argument("--device", default="cpu", help="where the model trains and answers: cpu or cuda")
     ap.add_argument("--no-baselines", action="store_true", help="leave out BFS and random search (model-independent)")
-    ap.add_argument("--stages", default="data,sft,eval,deep,world", help="run up to these stages; the rest resume later")
+    ap.add_argument("--stages", default="eval,deep,world", help="which of eval, deep and world run now (the rest resume later)")
     ap.add_argument("--name", default="stepwise", help="results file: benchmarks/results/NAME.json")
     ap.add_argument("--num-proc", type=int, default=1, help="processes that tokenize the SFT data")
     ap.add_argument("--learning-rate", default="1e-3", help="SFT peak learning rate (1e-3 suits tiny; base diverged at it in bf16)")
@@ -120,7 +121,6 @@ def main(argv):
                                                    weights=STEP_DISTANCE_WEIGHTS))
     if not a.steps and a.s_per_step <= 0: a.s_per_step = probe_step_time(run, a)
     steps = a.steps or int(a.minutes * 60 / a.s_per_step)
-    todo = set(a.stages.split(","))
     model_dir = run / "sft" / "model"
     sft = stage(run, "sft", lambda: run_sft(sft_args(
         ["--task", "steps", "--model-name", a.size, "--data", str(run / "data"), "--run-dir", str(run / "sft"),
@@ -129,7 +129,6 @@ def main(argv):
          "--oneshot-share", str(a.oneshot_share), "--eval-file", DEFAULT_EVAL_SET, "--eval-every", str(max(100, steps // 8)),
          "--eval-tasks", "200", "--save-steps", str(max(100, steps // 8)), "--logging-steps", "50",
          "--threads", str(a.threads), "--dataset-num-proc", str(a.num_proc), "--quiet", *resume(run / "sft")])))
-    if "eval" not in todo: return
     held = run / "heldout_test.jsonl.gz"
     if not held.exists(): write_tasks(held, _sample(read_tasks(run / "data" / "test.jsonl.gz"), 500, "bench:heldout"))
     def evaluate():
@@ -148,14 +147,14 @@ def main(argv):
                              "by_distance": {d: round(x["success_rate"], 3) for d, x in v["by_distance"].items()}}
                          for k, v in s.items()}
         return out
-    ev = stage(run, "eval", evaluate)["result"]
-    # deep and world left out of --stages: reported as not measured (None) unless an earlier call finished them
-    kept = lambda name: (json.loads((run / "stages.json").read_text()).get(name) or {}).get("result")
+    def now_or_kept(name, fn):            # a stage left out of --stages: an earlier call's result, or None
+        if name in a.stages.split(","): return stage(run, name, fn)["result"]
+        return (json.loads((run / "stages.json").read_text()).get(name) or {}).get("result")
+    ev = now_or_kept("eval", evaluate)
+    if ev is None: return
     train_inputs = lambda: {t.input.answer_key() for t in read_tasks(run / "data" / "train.jsonl.gz")}
-    deep = stage(run, "deep", lambda: deep_eval(run, model_dir, a.deep, a.guided_budget, train_inputs(), a.device))["result"] \
-        if "deep" in todo else kept("deep")
-    world = stage(run, "world", lambda: world_eval(run, model_dir, a.world_pairs, a.device))["result"] \
-        if "world" in todo else kept("world")
+    deep = now_or_kept("deep", lambda: deep_eval(run, model_dir, a.deep, a.guided_budget, train_inputs(), a.device))
+    world = now_or_kept("world", lambda: world_eval(run, model_dir, a.world_pairs, a.device))
     sft_run = RunDir(run / "sft")
     curve = [{"step": e["step"], "train_minutes": round(e["train_seconds"] / 60, 2), "success_rate": round(e["success_rate"], 4),
               "by_distance": {d: round(v["success_rate"], 3) for d, v in e["by_distance"].items()}}

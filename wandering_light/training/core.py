@@ -487,12 +487,11 @@ def train(self: TrainRun, trainer, **start) -> bool:
     if self.main: self.run.log("start", resumed_from=self.resume_from, **start)
     if not self._load_finished(trainer): self.output = trainer.train(resume_from_checkpoint=self.resume_from)
     self.step, reason = trainer.state.global_step, self.stopper.reason
-    if reason == "diverged":
+    if reason == "diverged" or (reason is not None and self.step < self.cfg.max_steps and reason != "time_limit"):
         if self.main: self.run.log("stopped", reason=reason, step=self.step)
-        raise UserError(f"training diverged at step {self.step} (a non-finite loss or gradient norm); the checkpoints "
-                        f"before it are kept in {self.run.checkpoints}: lower --learning-rate and train again")
-    if reason is not None and self.step < self.cfg.max_steps and reason != "time_limit":
-        if self.main: self.run.log("stopped", reason=reason, step=self.step)
+        if reason == "diverged":
+            raise UserError(f"training diverged at step {self.step} (a non-finite loss or gradient norm); the checkpoints "
+                            f"before it are kept in {self.run.checkpoints}: lower --learning-rate and train again")
         print(f"stopped at step {self.step} ({reason}); continue with --resume")
         return False
     return True

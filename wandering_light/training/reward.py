@@ -422,11 +422,15 @@ class ProposalRewards(_RewardSet):
         self.executor = Executor(self.fs)
         if weights is not None: self.weights = dict(weights)
         self.accepted: list[tuple[int, InductionTask]] = []        # (step, task) of every valid proposal scored
-        self.recent: list[tuple] = []                               # signatures of the last `novelty_window` valid ones
 
-def _signature(s: ProposalScore) -> tuple:
+def _signature(t: InductionTask) -> tuple:
     "What makes two proposals the same exercise: the input type and the proposed pipeline."
-    return (s.task.input.item_type.__name__, s.pipeline)
+    return (t.input.item_type.__name__, ", ".join(t.functions or []))
+
+@patch(as_prop=True)
+def recent(self: ProposalRewards) -> list[tuple]:
+    "The signatures of the last `novelty_window` valid proposals (none when the window is off)."
+    return [_signature(t) for _, t in self.accepted[-self.window:]] if self.window else []
 
 # %% ../../nbs/11_rewards.ipynb #f1a4fbba
 @patch
@@ -440,17 +444,16 @@ def score(self: ProposalRewards, prompts, completions, columns) -> list[Proposal
                               self.fs, self.executor, self.max_length) for c, e in zip(completions, exs)]
     valid = [s for s in checked if s.valid]
     attempts = self.attempt_fn([s.task for s in valid]) if (valid and self.attempt_fn is not None) else []
-    it, seen = iter(attempts), Counter(self.recent) + Counter(map(_signature, valid))
+    it, seen = iter(attempts), Counter(self.recent) + Counter(_signature(s.task) for s in valid)
     return [finish_proposal(s, next(it) if s.valid and self.attempt_fn is not None else None, self.weights,
-                            self.depth_power, self.max_length, seen[_signature(s)] - 1 if s.valid and self.window else 0)
+                            self.depth_power, self.max_length, seen[_signature(s.task)] - 1 if s.valid and self.window else 0)
             for s in checked]
 
 @patch
 def _record(self: ProposalRewards, prompts, columns):
-    "Log the batch as every reward set does, and keep its valid proposals in `accepted` (and `recent`)."
+    "Log the batch as every reward set does, and keep its valid proposals in `accepted`."
     _RewardSet._record(self, prompts, columns)
     self.accepted += [(self._batch.step, s.task) for s in self._batch.scores if s.valid]
-    if self.window: self.recent = (self.recent + [_signature(s) for s in self._batch.scores if s.valid])[-self.window:]
 
 # %% ../../nbs/11_rewards.ipynb #b2649152
 @patch

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Sequence
 
 # %% auto #0
-__all__ = ['GRPORunConfig', 'parse_args', 'select_tasks', 'GroupSpreadCallback', 'choose_prompts', 'grpo_data', 'run_grpo',
-           'grpo_report', 'plot_rewards', 'main']
+__all__ = ['GRPORunConfig', 'parse_args', 'select_tasks', 'GroupSpreadCallback', 'choose_prompts', 'solver_attempt_fn',
+           'grpo_data', 'run_grpo', 'grpo_report', 'plot_rewards', 'main']
 
 # %% ../../nbs/13_grpo.ipynb #31c99053
 import torch
@@ -141,14 +141,15 @@ def choose_prompts(cfg: GRPORunConfig, tr: TrainRun, train: list, model, tok) ->
     return kept
 
 # %% ../../nbs/13_grpo.ipynb #57184bc5
+def solver_attempt_fn(solver, solver_tok, attempts: int, seed: int, stepwise: bool = False):
+    "Per task, the solver's `attempts` sampled answers (whole pipelines, or step-wise rollouts): the tools of each that solved it, else None."
+    if stepwise: return lambda tasks: stepwise_attempts(StepPolicy(solver, solver_tok), tasks, attempts, 1.0, seed=seed)
+    return lambda tasks: sample_attempts(solver, solver_tok, tasks, attempts, 1.0, seed=seed)
+
 def _proposal_attempts(solver, solver_tok, attempts: int, seed: int, stepwise: bool = False):
     "`attempt_fn` for `ProposalRewards`: per task, which of the solver's sampled attempts reached the target."
-    def fn(tasks):
-        out = (stepwise_attempts(StepPolicy(solver, solver_tok), tasks, attempts, 1.0, seed=seed) if stepwise
-               else sample_attempts(solver, solver_tok, tasks, attempts, 1.0, seed=seed))
-        return [[x is not None for x in row] for row in out]
-    return fn
-
+    fn = solver_attempt_fn(solver, solver_tok, attempts, seed, stepwise)
+    return lambda tasks: [[x is not None for x in row] for row in fn(tasks)]
 
 # %% ../../nbs/13_grpo.ipynb #36ffff62
 def grpo_data(cfg: GRPORunConfig, tr: TrainRun, data: dict, model, tok, solver=None):

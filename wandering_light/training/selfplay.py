@@ -24,8 +24,8 @@ from ..evals.evaluate_proposer import evaluate_proposer
 from .reward import CompletionLog
 from .core import _opt, open_run, quiet_progress, run_guard, start_model
 from .sft import evaluate_induction, _sample, parse_args as sft_args, run_sft
-from ..stepwise import StepPolicy, evaluate_stepwise, stepwise_attempts
-from .rl_grpo import GRPORunConfig, run_grpo
+from ..stepwise import evaluate_stepwise
+from .rl_grpo import GRPORunConfig, run_grpo, solver_attempt_fn
 
 # %% ../../nbs/15_selfplay.ipynb #02c864dd
 def harvest(completions: str | Path, exclude: set | None = None) -> list[InductionTask]:
@@ -113,7 +113,7 @@ def _grpo(run_dir: Path, model: str, data: Path, steps: int, task: str, cfg: Sel
 def _attempt_fn(cfg: SelfPlayConfig, solver):
     "Step-wise solvers rate proposals by sampled rollouts; `None` leaves one-shot sampling to `evaluate_proposer`."
     if cfg.solver_kind != "stepwise": return None
-    return lambda tasks: stepwise_attempts(StepPolicy(*solver), tasks, cfg.solver_attempts, 1.0, seed=cfg.seed)
+    return solver_attempt_fn(*solver, cfg.solver_attempts, cfg.seed, stepwise=True)
 
 def track_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, proposer_path: str, held: list, base: list) -> dict:
     "Round `k`'s figures (logged once): the solver's held-out success and calibration; the proposer's figures against it."
