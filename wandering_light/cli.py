@@ -156,13 +156,19 @@ class AgentArgs:
                                   "packaged one (induction, vigenere, sorting); default: induction tasks"})
     generate: int | None = field(default=None, metadata={"help": "generate N tasks by random walks relabelled with BFS", "min": 1})
     limit: int | None = field(default=None, metadata={"help": "only the first LIMIT tasks", "min": 1})
-    policy: str | None = field(default=None, metadata={"help": "who writes the blocks (default: expert; model with --model)",
-                               "choices": ["expert", "model", "random"]})
+    policy: str | None = field(default=None, metadata={"help": "who writes the blocks (default: expert; model with --model; "
+                               "stepwise: a step-wise checkpoint's plans, see --step-actions)",
+                               "choices": ["expert", "model", "random", "stepwise"]})
     scorer: str | None = field(default=None, metadata={"help": "who scores candidates (default: lint; logit with --model)",
                                "choices": ["execution", "lint", "logit", "none"]})
     model: str | None = field(default=None, metadata={"help": "a language model as the policy and/or the logit scorer: a "
                               "checkpoint directory, or with --base-url the name of a served model"})
     base_url: str | None = field(default=None, metadata={"help": "an OpenAI-compatible server (e.g. wl serve) that serves --model"})
+    step_actions: str = field(default="plan", metadata={"help": "--policy stepwise: an action applies a plan from guided "
+                              "search (plan) or the policy's next tool (tool)", "choices": ["plan", "tool"]})
+    expect: str = field(default="world", metadata={"help": "--policy stepwise: expectations from the checkpoint's world-model "
+                        "prompt (world) or the values the search saw (search)", "choices": ["world", "search"]})
+    plan_budget: int = field(default=300, metadata={"help": "--policy stepwise: tool applications per plan search", "min": 1})
     temperature: float = field(default=1.0, metadata={"help": "the model's sampling temperature for candidates"})
     budget: int = field(default=4, metadata={"help": "ticks per task", "min": 1})
     max_retries: int = field(default=2, metadata={"help": "retries within a tick after a failure"})
@@ -182,8 +188,15 @@ class AgentArgs:
             raise UserError("--budget and --n must be at least 1, --max-n at least --n, --max-retries and --heldout at least 0")
         if not 0 <= self.slip_prob <= 1: raise UserError("--slip-prob must lie in [0, 1]")
         self.policy = self.policy or ("model" if self.model else "expert")
-        self.scorer = self.scorer or ("logit" if self.model else "lint")
-        if "model" in (self.policy, self.scorer) or "logit" in (self.policy, self.scorer):
+        self.scorer = self.scorer or ("logit" if self.model and self.policy != "stepwise" else "lint")
+        if self.policy == "stepwise":
+            if not self.model: raise UserError("--policy stepwise needs --model (a step-wise checkpoint directory)")
+            if self.base_url: raise UserError("--policy stepwise loads --model locally: drop --base-url")
+            if self.scorer == "logit": raise UserError("--scorer logit needs the agent model's evaluator; with --policy stepwise "
+                                                       "use lint, execution or none")
+            if self.bootstrap not in (None, "induction"):
+                raise UserError(f"--policy stepwise knows the built-in library's tools: it runs induction tasks, not {self.bootstrap}")
+        elif "model" in (self.policy, self.scorer) or "logit" in (self.policy, self.scorer):
             if not self.model: raise UserError("--policy model and --scorer logit need --model")
         elif self.model or self.base_url: raise UserError("--model and --base-url are for --policy model or --scorer logit")
         if self.base_url and not self.model: raise UserError("--base-url needs --model (the name of the served model)")
@@ -216,10 +229,15 @@ def _agent_loop(a: AgentArgs, functions, boot=None):
     from wandering_light.agent.policies import make_policy, make_scorer
     from wandering_light.agent.loop import AgentLoop, AgentConfig
     model_policy = model_scorer = None
-    if a.model:
+    if a.policy == "stepwise":
+        from wandering_light.agent.stepwise import StepwiseAgentPolicy
+        from wandering_light.stepwise import StepPolicy
+        model_policy = StepwiseAgentPolicy(StepPolicy.load(a.model, functions=functions), a.step_actions, a.expect,
+                                           a.plan_budget, functions=functions)
+    elif a.model:
         from wandering_light.agent.models import model_agent
         model_policy, model_scorer = model_agent(a.model, base_url=a.base_url, temperature=a.temperature)
-    if a.policy == "model": policy = model_policy
+    if a.policy in ("model", "stepwise"): policy = model_policy
     elif a.policy == "expert" and boot is not None: policy = boot.expert(slip_prob=a.slip_prob)
     else: policy = make_policy(a.policy, functions, **({"slip_prob": a.slip_prob} if a.policy == "expert" else {}))
     scorer = model_scorer if a.scorer == "logit" else make_scorer(a.scorer)

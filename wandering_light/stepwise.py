@@ -241,12 +241,15 @@ class GuidedSolver(Solver):
 
 # %% ../nbs/09d_stepwise.ipynb #c49b680a
 @patch
-def solve_detailed(self: GuidedSolver, input_list, output_list, available_functions=None) -> SolveResult:
-    "Search (see above); the result's `attempts` and `info['applications']` count the tool applications."
-    t0, ex = time.perf_counter(), Executor(self.policy.functions)
-    src, target = as_typed(input_list), as_typed(output_list)
+def search(self: GuidedSolver, src: TypedList, target: TypedList, n: int = 1, skip=frozenset()) -> tuple[list, dict]:
+    "Up to `n` paths from `src` to `target` in the order found, each `[(tool name, values after), ...]` (a path whose names are in `skip` is passed over); and the work: applications, policy calls, states, why it stopped."
+    ex, found = Executor(self.policy.functions), [] if src != target or () in skip else [[]]
     nodes = [(src, -1, None, 0.0, 0)]                        # (values, parent, tool, path log-prob, depth)
     heap, tick, used, calls, seen = [], itertools.count(), 0, 0, {src}
+    def path(k):
+        out = []
+        while nodes[k][1] >= 0: out.append((nodes[k][2], nodes[k][0])); k = nodes[k][1]
+        return out[::-1]
     def score(new: list[int]):
         nonlocal calls
         new = [k for k in new if nodes[k][4] < self.max_depth]
@@ -255,36 +258,35 @@ def solve_detailed(self: GuidedSolver, input_list, output_list, available_functi
         for k, lp in zip(new, self.policy.logprobs([nodes[k][0] for k in new], [target] * len(new))):
             for name, l in _usable(lp or {}, self.policy.functions, nodes[k][0].item_type).items():
                 heapq.heappush(heap, (-(nodes[k][3] + l), -nodes[k][4], next(tick), k, name))
-    if src != target: score([0])
-    while src != target and heap and used < self.budget:
+    if len(found) < n: score([0])
+    while len(found) < n and heap and used < self.budget:
         new = []
         for _ in range(min(self.width, len(heap), self.budget - used)):
             neg, _, _, k, name = heapq.heappop(heap)
             used += 1
             try: v = ex.apply(self.policy.functions[name], nodes[k][0])
             except ExecutionError: continue
-            if v in seen: continue
-            seen.add(v); nodes.append((v, k, name, -neg, nodes[k][4] + 1))
-            if v == target: return self._result(nodes, len(nodes) - 1, used, calls, t0)
-            new.append(len(nodes) - 1)
-        score(new)
-    return self._result(nodes, 0 if src == target else None, used, calls, t0, "budget" if heap else "exhausted")
+            if v != target and v in seen: continue
+            nodes.append((v, k, name, -neg, nodes[k][4] + 1))
+            if v != target: seen.add(v); new.append(len(nodes) - 1); continue
+            p = path(len(nodes) - 1)
+            if tuple(t for t, _ in p) not in skip: found.append(p)
+            if len(found) >= n: break
+        if len(found) < n: score(new)
+    stop = None if len(found) >= n else "budget" if heap else "exhausted"
+    return found, {"applications": used, "policy_calls": calls, "states": len(nodes), "stop": stop}
 
 # %% ../nbs/09d_stepwise.ipynb #2b23cfe0
 @patch
-def _result(self: GuidedSolver, nodes: list, k: int | None, used: int, calls: int, t0: float,
-            stop: str | None = None) -> SolveResult:
-    "The result of a search that reached node `k` (the path back to the root), or none (`k` None)."
-    info = {"applications": used, "policy_calls": calls}
-    res = SolveResult(None, attempts=used, states=len(nodes), stop_reason=stop, info=info)
-    if k is not None:
-        states, tools = [], []
-        while k >= 0:
-            v, k, name, _, _ = nodes[k]
-            states.append(v)
-            if name is not None: tools.append(self.policy.functions[name])
-        res.trajectory, res.stop_reason = _trajectory(states[::-1], tools[::-1]), None
-        info["length"] = len(tools)
+def solve_detailed(self: GuidedSolver, input_list, output_list, available_functions=None) -> SolveResult:
+    "The first path `search` finds; the result's `attempts` and `info['applications']` count the tool applications."
+    t0, src, target = time.perf_counter(), as_typed(input_list), as_typed(output_list)
+    found, work = self.search(src, target)
+    info = {"applications": work["applications"], "policy_calls": work["policy_calls"]}
+    res = SolveResult(None, attempts=work["applications"], states=work["states"], stop_reason=work["stop"], info=info)
+    if found:
+        tools = [self.policy.functions[name] for name, _ in found[0]]
+        res.trajectory, info["length"] = _trajectory([src, *(v for _, v in found[0])], tools), len(tools)
     res.elapsed_s = time.perf_counter() - t0
     return res
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json, math, random, time
 from collections import Counter
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 from ..typed_list import TypedList, value_key
 from ..function_def import FunctionDefSet
 from ..utils import RunDir, UserError
@@ -260,14 +260,14 @@ def states_before_actions(tr: Trace) -> dict[int, TypedList]:
     return out
 
 # %% ../../nbs/24_agent_training.ipynb #7d912880
-def expectation_accuracy(traces: Sequence[Trace], loop: AgentLoop) -> dict:
-    "How often the chosen expectation equals the values the action produced (actions that ran; see above)."
+def expectation_accuracy(traces: Sequence[Trace], loop: AgentLoop, keep: Callable[[str], bool] | None = None) -> dict:
+    "How often the chosen expectation equals the values the action produced (actions that ran; see above); `keep`: a test on the expectation's body, to count only some."
     rows = []
     for tr in traces:
         before, act, exp = states_before_actions(tr), None, None
         for b in tr.blocks:
             if b.type == "action": act, exp = b, None
-            elif b.type == "expectation": exp = b
+            elif b.type == "expectation": exp = b if keep is None or keep(b.body) else None
             elif b.type == "outcome" and b.outcome and b.outcome.get("ran") and act is not None and exp is not None:
                 rows.append((*_pipe_type(act.body, before[act.index].item_type, loop), bool(b.outcome["expectation_held"])))
                 act = exp = None

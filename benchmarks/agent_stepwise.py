@@ -1,0 +1,117 @@
+"""The agent with the step-wise model inside (`agent.stepwise`), on the held-out tasks of benchmarks/agent.py.
+
+The model is the step-wise checkpoint that `benchmarks/stepwise.py` trains from scratch on this CPU (RUN/sft/model,
+default runs/bench-stepwise): it has never seen an agent trace. The held-out tasks are `agent.training.task_split`'s
+test tasks with the same settings as benchmarks/agent.py (its first 60 are agent.json's tasks), less any task whose
+(input, target) occurs in the step-wise model's training split (counted in `excluded_seen_in_step_training`). Each task
+has 8 hidden held-out examples that decide success. Figures:
+
+- `agent_success`: actions are plans (`actions="plan"`: the first 4 plans guided search finds, the policy's
+  log-probabilities as its prior, at most `--plan-budget` tool applications per search), the world model's predictions
+  as expectations, 4 ticks, one retry per tick; after a plan that fits only the visible examples the agent undoes it and
+  searches past it;
+- `single_shot_best_of_4_success`: the same policy, one tick, no retry: the likeliest of the 4 plans;
+  `single_shot_pass_at_4`: some plan of the 4 solves it; `single_shot_random_choice`: the expected success of a uniform
+  choice among the lint-clean plans (the policy's order against chance);
+- `agent_tool_success`: one tool per action (`actions="tool"`, the policy's 4 likeliest tools), 4 ticks;
+- `expectation_accuracy_world`: how often the world model's expectation equalled the values the action produced in the
+  agent's runs (by function type in the notes); an unreadable prediction falls back to the search's values, is counted
+  in `unread_world_predictions` and left out of the accuracy;
+- `search_applications_per_task`: tool applications the plan searches spent (mean and median over tasks);
+- reference points: the scripted expert (it knows the answer); agent.json's model agent on the first 60 tasks.
+
+Usage: python benchmarks/agent_stepwise.py [--save] [--run-dir runs/bench-stepwise] [--test-tasks 200] [--plan-budget 300]
+"""
+import argparse, json, statistics, sys, time
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).parent))
+from _common import report
+
+def rate(traces) -> float: return round(sum(bool(t.result.get("solved")) for t in traces) / len(traces), 4)
+
+def random_choice(traces, tasks, judge) -> float:
+    "Expected success of a uniform choice among the lint-clean candidates of each first action block."
+    from wandering_light.agent.training import solves
+    out = []
+    for tr, t in zip(traces, tasks):
+        act = next((b for b in tr.blocks if b.type == "action"), None)
+        clean = [c for c in (act.candidates if act is not None else []) if not c.lint]
+        out.append(sum(solves(t, c.body, judge) for c in clean) / len(clean) if clean else 0.0)
+    return round(sum(out) / len(out), 4)
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--save", action="store_true")
+    ap.add_argument("--run-dir", default="runs/bench-stepwise", help="a benchmarks/stepwise.py run: its sft/model and data/")
+    ap.add_argument("--test-tasks", type=int, default=200)
+    ap.add_argument("--train-tasks", type=int, default=12000, help="as benchmarks/agent.py: the split's training side")
+    ap.add_argument("--seed-batches", type=int, default=4000, help="as benchmarks/agent.py")
+    ap.add_argument("--plan-budget", type=int, default=300, help="tool applications per plan search")
+    ap.add_argument("--threads", type=int, default=1)
+    a = ap.parse_args(argv)
+    run = Path(a.run_dir)
+    if not (run / "sft" / "model" / "config.json").exists():
+        print(f"error: no step-wise model in {run}/sft/model: run `python benchmarks/stepwise.py --run-dir {run}` first",
+              file=sys.stderr)
+        return 2
+    import torch
+    torch.set_num_threads(a.threads)
+    from wandering_light.agent.training import task_split, run_agent, pass_at_n, expectation_accuracy
+    from wandering_light.agent.loop import AgentConfig, AgentLoop, ExpertPolicy
+    from wandering_light.agent.candidates import LintScorer
+    from wandering_light.agent.stepwise import StepwiseAgentPolicy
+    from wandering_light.stepwise import StepPolicy
+    from wandering_light.tasks import read_tasks
+    t_start = time.perf_counter()
+    _, test = task_split(a.train_tasks, a.test_tasks, seed=0, n_batches=a.seed_batches)
+    seen = {(t.input.answer_key(), t.output.answer_key()) for t in read_tasks(run / "data" / "train.jsonl.gz")}
+    kept = [t for t in test if (t.input.answer_key(), t.target.answer_key()) not in seen]
+    policy = StepPolicy.load(run / "sft" / "model")
+    judge, figures, notes = AgentLoop(ExpertPolicy(), LintScorer(), config=AgentConfig()), {}, {}
+    plan = StepwiseAgentPolicy(policy, actions="plan", expect="world", budget=a.plan_budget)
+    one = AgentConfig(budget=1, max_retries=0, n=4, max_n=4, threshold=0.0)
+    four = AgentConfig(budget=4, max_retries=1, n=4, max_n=4, threshold=0.0)
+    t0 = time.perf_counter()
+    single = run_agent(plan, LintScorer(), kept, one, progress=True, desc="single shot")
+    single_s, t0 = time.perf_counter() - t0, time.perf_counter()
+    plan.work = dict.fromkeys(plan.work, 0)
+    agent, per_task = [], []
+    for t in kept:                                  # one task at a time, to count each task's search applications
+        before = plan.work["applications"]
+        agent += run_agent(plan, LintScorer(), [t], four)
+        per_task.append(plan.work["applications"] - before)
+    agent_s, t0 = time.perf_counter() - t0, time.perf_counter()
+    tool = run_agent(StepwiseAgentPolicy(policy, actions="tool", expect="world"), LintScorer(), kept, four, progress=True,
+                     desc="one tool per action")
+    tool_s = time.perf_counter() - t0
+    expert = run_agent(ExpertPolicy(slip_prob=0.0), LintScorer(), kept, AgentConfig(budget=4))
+    exp = expectation_accuracy(agent, judge, keep=lambda body: "world model predicts" in body)   # fallbacks left out
+    old = json.loads((Path(__file__).parent / "results" / "agent.json").read_text())["figures"]
+    first = {t.id for t in test[:60]}
+    first60 = [i for i, t in enumerate(kept) if t.id in first]
+    figures = {
+        "test_tasks": len(kept), "excluded_seen_in_step_training": len(test) - len(kept),
+        "agent_success": rate(agent), "single_shot_best_of_4_success": rate(single),
+        "agent_minus_single_shot_points": round(100 * (rate(agent) - rate(single)), 1),
+        "single_shot_pass_at_4": round(pass_at_n(single, kept, judge), 4),
+        "single_shot_random_choice": random_choice(single, kept, judge),
+        "agent_tool_success": rate(tool), "expert_success": rate(expert),
+        "agent_success_first60": rate([agent[i] for i in first60]) if first60 else None,
+        "model_agent_success_first60_agent_json": old["agent_success"],
+        "expectation_accuracy_world": exp["accuracy"], "expectation_checks": exp["n"],
+        "unread_world_predictions": plan.work["unread_predictions"],
+        "search_applications_per_task_mean": round(statistics.mean(per_task), 1),
+        "search_applications_per_task_median": statistics.median(per_task),
+        "backtracks": sum(t.result["backtracks"] for t in agent),
+        "single_shot_seconds": round(single_s, 1), "agent_seconds": round(agent_s, 1), "tool_seconds": round(tool_s, 1),
+        "wall_seconds": round(time.perf_counter() - t_start, 1), "threads": a.threads,
+    }
+    notes = {"model": str(run / "sft" / "model"), "plan_budget": a.plan_budget, "expectation_accuracy_world": exp,
+             "stop_reasons": {k: sum(t.result["stop_reason"] == k for t in agent) for k in ("solved", "budget", "gave_up")},
+             "by_reference_length": {str(d): rate([x for x, t in zip(agent, kept) if len(t.reference) == d])
+                                     for d in sorted({len(t.reference) for t in kept})}}
+    report("agent_stepwise", figures, argv, notes)
+    return 0
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
