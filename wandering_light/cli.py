@@ -268,8 +268,8 @@ def _agent_done(run, tasks) -> set[int]:
     return seen
 
 # %% ../nbs/40_cli.ipynb #8c543686
-def _agent_run_tasks(loop, tasks, run, quiet: bool):
-    "Run the tasks that have no trace yet, appending each trace (then its event) as it finishes."
+def _agent_run_tasks(loop, tasks, run, quiet: bool) -> dict:
+    "Run the tasks that have no trace yet, appending each trace (then its event) as it finishes; this call's throughput."
     from tqdm.auto import tqdm
     from wandering_light.backends import BackendError
     from wandering_light.utils import append_jsonl
@@ -277,6 +277,7 @@ def _agent_run_tasks(loop, tasks, run, quiet: bool):
     todo = [(i, t) for i, t in enumerate(tasks) if i not in done]
     bar, prior = tqdm(todo, desc="agent", unit="task", disable=quiet), run.events("task")
     n_done, n_solved = len(prior), sum(bool(e.get("solved")) for e in prior)
+    t0, blocks = time.perf_counter(), 0
     for i, task in bar:
         try: tr = loop.run(task)
         except BackendError as e:
@@ -285,8 +286,11 @@ def _agent_run_tasks(loop, tasks, run, quiet: bool):
         tr.meta["task_index"] = i
         append_jsonl(run.results / "traces.jsonl", tr.to_json())
         _log_task(run, i, task, tr.result)
-        n_done, n_solved = n_done + 1, n_solved + tr.result["solved"]
+        n_done, n_solved, blocks = n_done + 1, n_solved + tr.result["solved"], blocks + len(tr.blocks)
         bar.set_postfix(solved=f"{n_solved}/{n_done}")
+    s = time.perf_counter() - t0
+    return {"tasks_this_call": len(todo), "seconds_this_call": round(s, 2),
+            "blocks_per_second": round(blocks / s, 1) if todo and s > 0 else None}
 
 # %% ../nbs/40_cli.ipynb #61782bb3
 def _agent_report(a: AgentArgs, summary: dict, counts: dict, cal: dict) -> str:
@@ -324,9 +328,10 @@ def agent_main(argv: list[str] | None = None) -> int:
     if not tasks: raise UserError("no tasks to run")
     with run_lock(a.out):                                   # one writer at a time; a file in its place is one line
         run = RunDir(a.out, config)
-        _agent_run_tasks(_agent_loop(a, functions, boot), tasks, run, a.quiet)
+        this_call = _agent_run_tasks(_agent_loop(a, functions, boot), tasks, run, a.quiet)
         traces = _load_traces(run.results / "traces.jsonl")
         counts, summary = write_exports(traces, run.results), summarize(traces)
+        summary |= {"trace_mb": round((run.results / "traces.jsonl").stat().st_size / 1e6, 3), **this_call}
         run.log("summary", **summary, exports=counts)
         run.write_report(_agent_report(a, summary, counts, calibration(grounded_labels(traces))))
     print(json.dumps({"run_dir": str(run.path), **summary, "exports": counts}))

@@ -209,11 +209,14 @@ class StopCallback(TrainerCallback):
             try: self._old[s] = signal.signal(s, self._handler)
             except ValueError: pass                         # not the main thread: signals stay as they are
 
-    def on_step_end(self, args, state, control, **kw):
-        "Save and stop once a signal came or the time limit passed."
+    def on_step_end(self, args, state, control, model=None, **kw):
+        "Save and stop once a signal came or the time limit passed; weights that are not finite are never saved."
         if self.reason is None and self.limit is not None and self.clock is not None \
                 and self.clock.train_seconds() >= self.limit:
             self.reason = "time_limit"
+        if (control.should_save or self.reason is not None) and model is not None and self.reason != "diverged" \
+                and not all(torch.isfinite(p).all() for p in model.parameters()):
+            self.reason = "diverged"            # a NaN between two logs: the checkpoint due now would hold it
         if self.reason is not None: control.should_save, control.should_training_stop = self.reason != "diverged", True
 
     def on_log(self, args, state, control, logs=None, **kw):
