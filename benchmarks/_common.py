@@ -13,6 +13,10 @@ def machine() -> dict:
         out["gpu"] = sys.modules["torch"].cuda.get_device_name()
     return out
 
+def solve_rate(traces) -> float:
+    "The share of agent traces that solved their task (4 decimals)."
+    return round(sum(bool(t.result.get("solved")) for t in traces) / len(traces), 4)
+
 def report(name: str, figures: dict, argv=None, notes: dict | None = None, script: str | None = None) -> dict:
     "Print the result JSON; with --save also write benchmarks/results/NAME.json (`script`: the benchmark, if not NAME)."
     argv = sys.argv[1:] if argv is None else argv

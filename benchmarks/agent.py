@@ -33,7 +33,7 @@ Usage: python benchmarks/agent.py [--save] [--train-tasks 12000] [--test-tasks 6
 import argparse, json, sys, time
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import report
+from _common import report, solve_rate as rate
 import torch
 from wandering_light.agent.loop import (AgentConfig, AgentLoop, ExpertPolicy, RandomPolicy, LintScorer, calibration,
                                         grounded_labels, Q_REACH)
@@ -41,8 +41,6 @@ from wandering_light.agent.models import Window, model_agent
 from wandering_light.agent.training import (task_split, expert_traces, random_traces, policy_examples, label_examples,
                                             train_agent_model, run_agent, pass_at_n, expectation_accuracy,
                                             expectation_probe)
-
-def rate(traces) -> float: return round(sum(bool(t.result.get("solved")) for t in traces) / len(traces), 4)
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])

@@ -25,19 +25,7 @@ Usage: python benchmarks/agent_stepwise.py [--save] [--run-dir runs/bench-stepwi
 import argparse, json, statistics, sys, time
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import report
-
-def rate(traces) -> float: return round(sum(bool(t.result.get("solved")) for t in traces) / len(traces), 4)
-
-def random_choice(traces, tasks, judge) -> float:
-    "Expected success of a uniform choice among the lint-clean candidates of each first action block."
-    from wandering_light.agent.training import solves
-    out = []
-    for tr, t in zip(traces, tasks):
-        act = next((b for b in tr.blocks if b.type == "action"), None)
-        clean = [c for c in (act.candidates if act is not None else []) if not c.lint]
-        out.append(sum(solves(t, c.body, judge) for c in clean) / len(clean) if clean else 0.0)
-    return round(sum(out) / len(out), 4)
+from _common import report, solve_rate as rate
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -56,7 +44,7 @@ def main(argv):
         return 2
     import torch
     torch.set_num_threads(a.threads)
-    from wandering_light.agent.training import task_split, run_agent, pass_at_n, expectation_accuracy
+    from wandering_light.agent.training import task_split, run_agent, pass_at_n, random_choice_rate, expectation_accuracy
     from wandering_light.agent.loop import AgentConfig, AgentLoop, ExpertPolicy
     from wandering_light.agent.candidates import LintScorer
     from wandering_light.agent.stepwise import StepwiseAgentPolicy
@@ -67,7 +55,7 @@ def main(argv):
     seen = {(t.input.answer_key(), t.output.answer_key()) for t in read_tasks(run / "data" / "train.jsonl.gz")}
     kept = [t for t in test if (t.input.answer_key(), t.target.answer_key()) not in seen]
     policy = StepPolicy.load(run / "sft" / "model")
-    judge, figures, notes = AgentLoop(ExpertPolicy(), LintScorer(), config=AgentConfig()), {}, {}
+    judge = AgentLoop(ExpertPolicy(), LintScorer(), config=AgentConfig())
     plan = StepwiseAgentPolicy(policy, actions="plan", expect="world", budget=a.plan_budget)
     one = AgentConfig(budget=1, max_retries=0, n=4, max_n=4, threshold=0.0)
     four = AgentConfig(budget=4, max_retries=1, n=4, max_n=4, threshold=0.0)
@@ -94,9 +82,9 @@ def main(argv):
         "agent_success": rate(agent), "single_shot_best_of_4_success": rate(single),
         "agent_minus_single_shot_points": round(100 * (rate(agent) - rate(single)), 1),
         "single_shot_pass_at_4": round(pass_at_n(single, kept, judge), 4),
-        "single_shot_random_choice": random_choice(single, kept, judge),
+        "single_shot_random_choice": round(random_choice_rate(single, kept, judge), 4),
         "agent_tool_success": rate(tool), "expert_success": rate(expert),
-        "agent_success_first60": rate([agent[i] for i in first60]) if first60 else None,
+        "first60_tasks_kept": len(first60), "agent_success_first60": rate([agent[i] for i in first60]) if first60 else None,
         "model_agent_success_first60_agent_json": old["agent_success"],
         "expectation_accuracy_world": exp["accuracy"], "expectation_checks": exp["n"],
         "unread_world_predictions": plan.work["unread_predictions"],

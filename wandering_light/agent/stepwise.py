@@ -31,16 +31,20 @@ class StepwiseAgentPolicy:
         if expect not in ("search", "world"): raise ValueError(f"expect is search or world, not {expect!r}")
         if expect == "world" and not isinstance(policy, StepPolicy):
             raise ValueError("expect='world' needs a model policy (StepPolicy): its world-model prompt predicts the values")
-        self.search = GuidedSolver(policy, budget=budget, width=width, max_depth=max_depth, functions=functions, device=device)
-        self.policy, self.actions, self.expect = self.search.policy, actions, expect
+        self.guided = GuidedSolver(policy, budget=budget, width=width, max_depth=max_depth, functions=functions, device=device)
+        self.policy, self.actions, self.expect = self.guided.policy, actions, expect
         self.executor = Executor(self.policy.functions)
         self.work = {"applications": 0, "policy_calls": 0, "searches": 0, "unread_predictions": 0}
 
     def begin(self, task: TaskView, rng: random.Random):
-        "Start a task: no plans cached."
-        self.task, self.rng, self.plans = task, rng, {}
+        "Start a task: no plans cached (the search is deterministic, so `rng` goes unused)."
+        self.plans = {}
 
 # %% ../../nbs/23a_agent_stepwise.ipynb #1ec16b05
+def _fits_by_chance(ctx: BlockContext) -> bool:
+    "The visible targets are reached, yet the task goes on: the held-out examples failed."
+    return ctx.task.target is not None and ctx.state == ctx.task.target
+
 def _skip(ctx: BlockContext) -> frozenset:
     "The pipelines that already failed from the current values (the loop's `failed` keys)."
     here = ctx.state.search_key()
@@ -51,7 +55,7 @@ def _plans(self: StepwiseAgentPolicy, ctx: BlockContext, n: int) -> list[tuple]:
     "Up to `n` plans (tuples of tool names) from the current values to the target, none that failed from here."
     key = (ctx.state.search_key(), _skip(ctx), n)
     if key not in self.plans:
-        found, work = self.search.search(ctx.state, ctx.task.target, n, key[1])
+        found, work = self.guided.search(ctx.state, ctx.task.target, n, key[1])
         self.work["applications"] += work["applications"]; self.work["policy_calls"] += work["policy_calls"]
         self.work["searches"] += 1
         self.plans[key] = [tuple(t for t, _ in p) for p in found]
@@ -101,7 +105,7 @@ def propose(self: StepwiseAgentPolicy, ctx: BlockContext, n: int) -> list[str]:
     if t == "evaluation": return [STANDARD_EVALUATION if target is not None else MATCH_EVALUATION]
     if t == "debug": return [comment(self._why(ctx))]
     if t == "backtrack":
-        k = len(ctx.history) if ctx.state == target else 1
+        k = len(ctx.history) if _fits_by_chance(ctx) else 1
         return [comment(f"Undo {'every action' if k > 1 else 'the last action'}.") + f"\nagent.undo({k})"]
     return []
 
@@ -110,7 +114,7 @@ def propose(self: StepwiseAgentPolicy, ctx: BlockContext, n: int) -> list[str]:
 def _why(self: StepwiseAgentPolicy, ctx: BlockContext) -> str:
     "The debug note: what went wrong and what comes next."
     p = ctx.problem or {}
-    if ctx.state == ctx.task.target:
+    if _fits_by_chance(ctx):
         return ("The visible targets are reached but the held-out examples are not: the pipeline fits by coincidence. "
                 "Undo it and search for another one.")
     if p.get("kind") == "mismatch": return "The values differ from what I expected; I go on from the values I got."
@@ -119,4 +123,4 @@ def _why(self: StepwiseAgentPolicy, ctx: BlockContext) -> str:
 @patch
 def decide(self: StepwiseAgentPolicy, ctx: BlockContext, options: Sequence[str]) -> str:
     "Backtrack when the visible targets are reached but the task is not solved; otherwise go on from here."
-    return "backtrack" if "backtrack" in options and ctx.state == ctx.task.target else "action"
+    return "backtrack" if "backtrack" in options and _fits_by_chance(ctx) else "action"

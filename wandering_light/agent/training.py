@@ -25,8 +25,8 @@ from ..training.core import RunDirCallback, device_kwargs, last_checkpoint, quie
 
 # %% auto #0
 __all__ = ['POLICY_BLOCKS', 'simple_batch', 'task_key', 'task_split', 'expert_traces', 'random_traces', 'policy_examples',
-           'label_examples', 'sft_phase', 'train_agent_model', 'run_agent', 'solves', 'pass_at_n',
-           'states_before_actions', 'expectation_accuracy', 'expectation_probe']
+           'label_examples', 'sft_phase', 'train_agent_model', 'run_agent', 'solves', 'first_action_solves',
+           'pass_at_n', 'random_choice_rate', 'states_before_actions', 'expectation_accuracy', 'expectation_probe']
 
 # %% ../../nbs/24_agent_training.ipynb #800d9e28
 def simple_batch(rng: random.Random, min_items: int = 3, max_items: int = 4) -> list:
@@ -218,13 +218,22 @@ def solves(task: AgentTask, body: str, loop: AgentLoop) -> bool:
     except (InterpreterError, IndexError): return False
 
 # %% ../../nbs/24_agent_training.ipynb #1b50a4aa
-def pass_at_n(traces: Sequence[Trace], tasks: Sequence[AgentTask], loop: AgentLoop) -> float:
-    "The share of tasks where some candidate of the first action block solves the task."
-    hits = 0
+def first_action_solves(traces: Sequence[Trace], tasks: Sequence[AgentTask], loop: AgentLoop, clean_only: bool = False) -> list[list[bool]]:
+    "For each task, whether each candidate of its trace's first action block solves it (`clean_only`: lint-clean ones only)."
+    out = []
     for tr, t in zip(traces, tasks):
         act = next((b for b in tr.blocks if b.type == "action"), None)
-        hits += act is not None and any(solves(t, c.body, loop) for c in act.candidates)
-    return hits / len(tasks) if tasks else math.nan
+        out.append([solves(t, c.body, loop) for c in (act.candidates if act is not None else []) if not (clean_only and c.lint)])
+    return out
+
+def pass_at_n(traces: Sequence[Trace], tasks: Sequence[AgentTask], loop: AgentLoop) -> float:
+    "The share of tasks where some candidate of the first action block solves the task."
+    return sum(map(any, first_action_solves(traces, tasks, loop))) / len(tasks) if tasks else math.nan
+
+def random_choice_rate(traces: Sequence[Trace], tasks: Sequence[AgentTask], loop: AgentLoop) -> float:
+    "The expected success of a uniform choice among the lint-clean candidates of the first action block (0 with none)."
+    hits = first_action_solves(traces, tasks, loop, clean_only=True)
+    return sum(sum(h) / len(h) for h in hits if h) / len(tasks) if tasks else math.nan
 
 # %% ../../nbs/24_agent_training.ipynb #04b62707
 def _pipe_type(body: str, item_type: type, loop: AgentLoop) -> tuple[str, str]:
