@@ -8,6 +8,8 @@ Docs: https://wandering-light.github.io/wandering_light/steps.html.md"""
 from __future__ import annotations
 import random
 from typing import Sequence
+import torch
+import torch.nn.functional as F
 from .typed_list import TypedList
 from .function_def import FunctionDefSet
 from .executor import Executor
@@ -17,7 +19,8 @@ from .tasks import InductionTask, default_functions
 from . import prompts as P
 
 # %% auto #0
-__all__ = ['STEP_DISTANCE_WEIGHTS', 'task_route', 'step_rows', 'step_examples', 'step_dataset', 'step_states']
+__all__ = ['STEP_DISTANCE_WEIGHTS', 'TARGET_OFFSET', 'task_route', 'step_rows', 'step_examples', 'target_spans',
+           'tokenized_examples', 'target_loss', 'step_dataset', 'step_states']
 
 # %% ../nbs/07b_steps.ipynb #f88e190c
 def task_route(task: InductionTask, space: SearchSpace | None = None,
@@ -46,26 +49,71 @@ def step_rows(task: InductionTask, executor: Executor | None = None, space: Sear
 STEP_DISTANCE_WEIGHTS = {1: 0.2, 2: 0.3, 3: 0.3, 4: 0.2}
 
 def step_examples(tasks: Sequence[InductionTask], world_share: float = 0.0, oneshot_share: float = 0.0, seed: int = 0,
-                  functions: FunctionDefSet | None = None) -> list[dict]:
-    "Prompt-completion pairs of kind `step`, `world` and `oneshot` from the tasks' routes (see above)."
+                  functions: FunctionDefSet | None = None, spans: bool = False) -> list[dict]:
+    "Prompt-completion pairs of kind `step`, `world` and `oneshot` from the tasks' routes; `spans`: step rows also carry `target_spans`."
     fs = functions if functions is not None else default_functions()
     rng, ex, space, out = random.Random(seed), Executor(fs), SearchSpace(fs), []
     for t in tasks:
         if rng.random() < oneshot_share: out.append({**P.induction_example(t.input, t.output, t.functions), "kind": "oneshot"})
         for r in step_rows(t, ex, space):
-            out.append({"prompt": P.step_prompt(r["values"], r["target"]),
-                        "completion": P.step_completion(rng.choice(r["optimal"])), "kind": "step"})
+            prompt, where = target_spans(r["values"], r["target"]) if spans else (P.step_prompt(r["values"], r["target"]), None)
+            out.append({"prompt": prompt, "completion": P.step_completion(rng.choice(r["optimal"])), "kind": "step"}
+                       | ({"spans": where} if spans else {}))
             if rng.random() < world_share:
                 out.append({"prompt": P.world_prompt(r["values"], r["tool"]), "completion": P.world_completion(r["result"]),
                             "kind": "world"})
     return out
 
+# %% ../nbs/07b_steps.ipynb #75852a8e
+def target_spans(current, target) -> tuple[str, list[tuple[int, int]]]:
+    "`step_prompt(current, target)` and the character span of each target value in it (with its newline)."
+    prompt, spans = P.step_prompt(current, target), []
+    pos = prompt.index("\n") + 1                                  # the pairs start after the header line
+    for x, y in zip(current, target):
+        rx, ry = P.render_value(x), P.render_value(y)
+        line = f"{rx} => {ry}\n"
+        if not prompt.startswith(line, pos): raise ValueError("step_prompt's layout changed: update target_spans")
+        spans.append((pos + len(rx) + 4, pos + len(line))); pos += len(line)
+    return prompt, spans
+
+# %% ../nbs/07b_steps.ipynb #cc5a9a1b
+TARGET_OFFSET = 1 << 24                     # above any vocabulary: a label at or over it is a target-value token
+
+def tokenized_examples(tokenizer, rows: Sequence[dict], batch_size: int = 1000) -> list[dict]:
+    "`input_ids` and `labels` of each row's prompt + completion + EOS: the completion and EOS learnt, the tokens in `spans` as targets."
+    out = []
+    for s in range(0, len(rows), batch_size):
+        part = rows[s:s + batch_size]
+        enc = tokenizer([r["prompt"] + r["completion"] for r in part], return_offsets_mapping=True)
+        for r, ids, offs in zip(part, enc["input_ids"], enc["offset_mapping"]):
+            n, spans = len(r["prompt"]), r.get("spans") or ()
+            lab = [i if a >= n else i + TARGET_OFFSET if b > a and any(x <= a < y for x, y in spans) else -100
+                   for i, (a, b) in zip(ids, offs)]
+            out.append({"input_ids": [*ids, tokenizer.eos_token_id], "labels": [*lab, tokenizer.eos_token_id]})
+    return out
+
+# %% ../nbs/07b_steps.ipynb #99ef298b
+def target_loss(logits: torch.Tensor, labels: torch.Tensor, weight: float = 1.0) -> torch.Tensor:
+    "Mean next-token loss over the completion's labels plus `weight` x the mean over the target-value labels (see above)."
+    logits, labels = logits[:, :-1].flatten(0, 1).float(), labels[:, 1:].flatten()
+    def mean_ce(y):
+        keep = y != -100
+        return F.cross_entropy(logits[keep], y[keep]) if keep.any() else logits.sum() * 0.0
+    tool = torch.where(labels < TARGET_OFFSET, labels, -100)
+    target = torch.where(labels >= TARGET_OFFSET, labels - TARGET_OFFSET, -100)
+    return mean_ce(tool) + weight * mean_ce(target)
+
 # %% ../nbs/07b_steps.ipynb #9e201f29
-def step_dataset(tasks: Sequence[InductionTask], world_share: float = 0.0, oneshot_share: float = 0.0, seed: int = 0):
-    "`step_examples` as a shuffled `datasets.Dataset` (columns `prompt`, `completion`, `kind`)."
+def step_dataset(tasks: Sequence[InductionTask], world_share: float = 0.0, oneshot_share: float = 0.0, seed: int = 0,
+                 tokenizer=None, target_loss: bool = False):
+    """`step_examples` as a shuffled `datasets.Dataset`: columns `prompt`, `completion`, `kind`; with `target_loss`,
+    tokenized by `tokenizer` with the target values learnt too (columns `input_ids`, `labels`, `kind`; see below)."""
     import datasets
-    rows = step_examples(tasks, world_share, oneshot_share, seed)
+    rows = step_examples(tasks, world_share, oneshot_share, seed, spans=target_loss)
     random.Random(seed).shuffle(rows)
+    if target_loss:
+        if tokenizer is None: raise ValueError("target_loss needs the tokenizer")
+        rows = [r | {"kind": k} for r, k in zip(tokenized_examples(tokenizer, rows), (r["kind"] for r in rows))]
     return datasets.Dataset.from_list(rows)
 
 # %% ../nbs/07b_steps.ipynb #6d26ae1d

@@ -36,10 +36,10 @@ class MainJobConfig:
     "The options of `wl quickstart`: a profile's sizes (the defaults: the quickstart profile) and how to run it."
     profile: str = _opt("quickstart", "the profile's name (a recipe file sets it)")
     tasks: int = _opt(40_000, "certified tasks to generate (with route labels)", min=1)
-    sft_steps: int = _opt(1_000, "SFT steps (step-wise, world-model and one-shot examples)", min=1)
-    sft_batch: int = _opt(64, "SFT batch size", min=1)
+    sft_steps: int = _opt(4_000, "SFT steps (step-wise, world-model and one-shot examples)", min=1)
+    sft_batch: int = _opt(16, "SFT batch size", min=1)
     sft_minutes: float | None = _opt(10.0, "SFT training-time limit in minutes (none: no limit)")
-    sft_eval_every: int = _opt(250, "SFT steps between held-out evaluations", min=1)
+    sft_eval_every: int = _opt(1_000, "SFT steps between held-out evaluations", min=1)
     grpo_steps: int = _opt(0, "GRPO steps on the one-shot format (0: no GRPO stage)", min=0)
     grpo_batch: int = _opt(32, "GRPO completions per step", min=8)
     grpo_minutes: float | None = _opt(3.0, "GRPO training-time limit in minutes (none: no limit)")

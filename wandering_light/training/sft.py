@@ -15,17 +15,17 @@ from typing import Sequence
 
 # %% auto #0
 __all__ = ['SFTRunConfig', 'parse_args', 'induction_dataset', 'proposer_dataset', 'prepare_data', 'evaluate_induction',
-           'HeldOutEvalCallback', 'StepEvalCallback', 'ProposerEvalCallback', 'eval_callback', 'run_sft',
-           'print_summary', 'main', 'quiet_datasets']
+           'HeldOutEvalCallback', 'StepEvalCallback', 'ProposerEvalCallback', 'eval_callback', 'TargetLossTrainer',
+           'run_sft', 'print_summary', 'main', 'quiet_datasets']
 
 # %% ../../nbs/12_sft.ipynb #b8546c43
 import torch
-from trl import SFTConfig
+from trl import SFTConfig, SFTTrainer
 from ..typed_list import TypedList
 from ..function_def import FunctionDefSet
 from ..executor import Executor
 from .. import prompts as P
-from ..steps import STEP_DISTANCE_WEIGHTS, step_dataset
+from ..steps import STEP_DISTANCE_WEIGHTS, step_dataset, target_loss
 from ..self_knowledge import outcome_dataset, outcome_rows
 from ..tasks import (DEFAULT_EVAL_SET,
  InductionTask, ProposerTask, create_data, default_functions,
@@ -50,6 +50,8 @@ class SFTRunConfig(TrainOptions, SFTConfig):
     world_share: float = _opt(0.2, "steps: share of the steps also taught as world-model examples (predict the "
                               "tool's result)", min=0.0, max=1.0)
     oneshot_share: float = _opt(0.0, "steps: share of the tasks also taught in the one-shot format", min=0.0, max=1.0)
+    target_loss: bool = _opt(True, "steps: also learn each target value in a step prompt from its value and the lines "
+                             "above it (in-context function learning on the same forward pass; off: the tool only)")
     self_tasks: int = _opt(4_000, "self: training tasks the start policy is rolled out on (its outcomes are the labels)", min=1)
     self_max_steps: int = _opt(8, "self: the budget of that rollout, in tools", min=1)
     model_name: str = _opt("tiny", "model size to build from scratch (tiny, small, base) or a checkpoint directory / hub name")
@@ -225,16 +227,27 @@ def eval_callback(cfg, data: dict, tok, tr: TrainRun, at_start: bool = False, so
     return ProposerEvalCallback({"heldout": prompts}, tok, tr.run, tr.clock, cfg.eval_every, at_start=at_start,
                                 solver=solver[0] if solver else None, solver_tokenizer=solver[1] if solver else None)
 
+# %% ../../nbs/12_sft.ipynb #0dcf3fc7
+class TargetLossTrainer(SFTTrainer):
+    "TRL's `SFTTrainer` whose loss is `steps.target_loss`: the completion's mean plus the target values' mean."
+    target_weight = 1.0
+
+    def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
+        "The forward pass without labels (they hold shifted target tokens), then the two-mean loss."
+        labels = inputs.pop("labels")
+        out = model(**inputs, use_cache=False)
+        loss = target_loss(out.logits, labels, self.target_weight)
+        return (loss, out) if return_outputs else loss
+
 # %% ../../nbs/12_sft.ipynb #a2769013
 def run_sft(cfg: SFTRunConfig) -> dict:
     "One SFT run for the options `cfg` (see `parse_args`); returns the final summary."
-    from trl import SFTTrainer
     with TrainRun(cfg, f"runs/sft-{cfg.task}") as tr:
         if (done := tr.done()) is not None: return done
         data = prepare_data(tr.run.path, cfg.data, cfg.tasks, cfg.seed, cfg.task, cfg.per_root, progress=not cfg.quiet)
         if not data["train"]: raise UserError("no training tasks")
         model, tok, _ = start_model(cfg.model_name, cfg.seed)
-        if cfg.task == "steps": ds = step_dataset(data["train"], cfg.world_share, cfg.oneshot_share, cfg.seed)
+        if cfg.task == "steps": ds = step_dataset(data["train"], cfg.world_share, cfg.oneshot_share, cfg.seed, tok, cfg.target_loss)
         elif cfg.task == "self":                # labels: what the start policy does, one greedy rollout per task
             from wandering_light.stepwise import StepPolicy
             rows = outcome_rows(StepPolicy(model, tok), _sample(data["train"], cfg.self_tasks, f"{cfg.seed}:self"), cfg.self_max_steps)
@@ -242,7 +255,8 @@ def run_sft(cfg: SFTRunConfig) -> dict:
             ds = outcome_dataset(rows)
         else: ds = (induction_dataset if cfg.task == "induction" else proposer_dataset)(data["train"])
 
-        trainer = SFTTrainer(model=model, args=cfg, train_dataset=ds, processing_class=tok, peft_config=tr.peft_config(),
+        trainer_cls = TargetLossTrainer if cfg.task == "steps" and cfg.target_loss else SFTTrainer
+        trainer = trainer_cls(model=model, args=cfg, train_dataset=ds, processing_class=tok, peft_config=tr.peft_config(),
                              callbacks=tr.callbacks(eval_callback(cfg, data, tok, tr)))
         if not tr.train(trainer, train_tasks=len(data["train"]), heldout_tasks=len(data["heldout"])): return tr.stopped
         s = tr.summary(task=cfg.task, train_loss=tr.output.training_loss)
