@@ -231,6 +231,7 @@ def eval_callback(cfg, data: dict, tok, tr: TrainRun, at_start: bool = False, so
 class TargetLossTrainer(SFTTrainer):
     "TRL's `SFTTrainer` whose loss is `steps.target_loss`: the completion's mean plus the target values' mean."
     target_weight = 1.0
+    loss_is_scaled_for_ga = False       # a mean per micro-batch: the Trainer divides it by the accumulation steps
 
     def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
         "The forward pass without labels (they hold shifted target tokens), then the two-mean loss."
