@@ -26,7 +26,7 @@ trials at a time on the two cores; step-wise success on the upstream set): tool 
 Usage: python benchmarks/stepwise.py [--save] [--minutes 30] [--size tiny] [--run-dir DIR] [--threads 1] [--batch-size 16] [--no-target-loss] [--deep 24] [--deep-budget N] [--world-pairs 300]
        [--device cpu|cuda] [--s-per-step S|0] [--no-baselines] [--stages eval,deep,world] [--name stepwise]
 """
-import argparse, json, random, statistics, sys, time
+import argparse, json, math, random, statistics, sys, time
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import report, stage
@@ -86,6 +86,57 @@ def world_eval(run: Path, model_dir: Path, n: int, device: str = "cpu") -> dict:
     acc = world_accuracy(model, tok, [(v, fs[f]) for v, _, f in pairs[:n]])
     return {k: v for k, v in acc.items() if k != "by_tool"} | {"worst_tools": dict(sorted(acc["by_tool"].items(), key=lambda kv: kv[1])[:10])}
 
+def views_eval(model_dir: Path, files: dict, views: int, device: str = "cpu") -> dict:
+    """One greedy rollout per task with each state read in `views` rotated orders of its pairs (the mean log-probability;
+    test-time augmentation), against the same model reading each state once: success overall and by distance."""
+    from wandering_light.tasks import read_tasks
+    from wandering_light.stepwise import StepwiseSolver, StepPolicy
+    out = {}
+    for name, f in files.items():
+        tasks = read_tasks(f)
+        for label, v in (("views_1", 1), (f"views_{views}", views)):
+            rs = StepwiseSolver(StepPolicy.load(model_dir, device=device, views=v)).solve_batch_detailed(
+                [(t.input, t.output) for t in tasks])
+            by_d = {}
+            for t, r in zip(tasks, rs):
+                d = by_d.setdefault(str(t.distance), [0, 0]); d[0] += 1; d[1] += r.success
+            out.setdefault(name, {})[label] = {"success_rate": round(sum(r.success for r in rs) / len(tasks), 4),
+                                               "by_distance": {d: round(k / n, 3) for d, (n, k) in sorted(by_d.items())}}
+    return out
+
+def budget_curve(model_dir: Path, eval_file, budgets: list[int], device: str = "cpu") -> dict:
+    """Success against tool applications on one task file: guided search with the model as prior at each budget (in tool
+    applications), the same search with a uniform prior (no model: what the search order alone gives), and random search
+    with as many applications (random pipelines of 1 to 4 tools until the budget is spent), all counted the same way."""
+    import random as _random
+    from wandering_light.tasks import read_tasks, default_functions
+    from wandering_light.stepwise import GuidedSolver, StepPolicy, Policy
+    from wandering_light.executor import Executor, ExecutionError
+    class Uniform(Policy):
+        def logprobs(self, states, targets):
+            return [{n: -math.log(len(c)) for n in c} for c in (self.candidates(s.item_type) for s in states)]
+    tasks, fs = read_tasks(eval_file), default_functions()
+    policy, ex, rows = StepPolicy.load(model_dir, device=device), Executor(fs), {}
+    for b in budgets:
+        g, u = GuidedSolver(policy, budget=b), GuidedSolver(Uniform(fs), budget=b)
+        res = [g.solve_detailed(t.input, t.output) for t in tasks]
+        uni = [u.solve_detailed(t.input, t.output).success for t in tasks]
+        rng, hits = _random.Random(f"budget:{b}"), 0
+        for t in tasks:                          # random pipelines of 1-4 tools, every application counted (a failed one
+            used, cur, left = 0, t.input, 0      # too), until b are spent; a hit at any step counts
+            while used < b:
+                if left == 0: cur, left = t.input, rng.randint(1, 4)
+                options = fs.for_type(cur.item_type)
+                if not options: used += 1; left = 0; continue      # a type no tool takes: a wasted try
+                used += 1; left -= 1
+                try: cur = ex.apply(rng.choice(list(options)), cur)
+                except ExecutionError: left = 0; continue
+                if cur == t.output: hits += 1; break
+        rows[str(b)] = {"guided": round(sum(r.success for r in res) / len(tasks), 4),
+                        "guided_mean_applications": round(sum(r.info["applications"] for r in res) / len(tasks), 1),
+                        "uniform_prior": round(sum(uni) / len(tasks), 4), "random": round(hits / len(tasks), 4)}
+    return rows
+
 def probe_step_time(run: Path, a) -> float:
     "Seconds per SFT step on this machine: a 30-step probe run (its first 10 steps, warm-up, not counted)."
     from wandering_light.training.sft import parse_args as sft_args, run_sft
@@ -115,11 +166,14 @@ def main(argv):
     ap.add_argument("--deep-avoid", default="str_hash,set_hash", help="leave out deep tasks whose pipeline uses these tools")
     ap.add_argument("--guided-budget", type=int, default=2000)
     ap.add_argument("--world-pairs", type=int, default=300)
+    ap.add_argument("--views", type=int, default=5, help="views stage: each state read in this many rotated orders")
+    ap.add_argument("--budgets", default="5,10,25,50,100,250", help="budget stage: tool applications for guided and random search")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--run-dir", default="runs/bench-stepwise")
     ap.add_argument("--device", default="cpu", help="where the model trains and answers: cpu or cuda")
     ap.add_argument("--no-baselines", action="store_true", help="leave out BFS and random search (model-independent)")
-    ap.add_argument("--stages", default="eval,deep,world", help="which of eval, deep and world run now (the rest resume later)")
+    ap.add_argument("--stages", default="eval,deep,world,views,budget",
+                    help="which of eval, deep, world, views and budget run now (the rest resume later)")
     ap.add_argument("--name", default="stepwise", help="results file: benchmarks/results/NAME.json")
     ap.add_argument("--num-proc", type=int, default=1, help="processes that tokenize the SFT data")
     ap.add_argument("--learning-rate", default="1e-3", help="SFT peak learning rate (1e-3 suits tiny; base diverged at it in bf16)")
@@ -177,6 +231,11 @@ def main(argv):
                                                  a.device, avoid),
                       key=f"deep-{a.deep}-{a.deep_budget or a.guided_budget}-{','.join(sorted(avoid)) or 'all'}")
     world = now_or_kept("world", lambda: world_eval(run, model_dir, a.world_pairs, a.device))
+    views = now_or_kept("views", lambda: views_eval(model_dir, {"upstream480": DEFAULT_EVAL_SET, "heldout500": held}, a.views, a.device),
+                        key=f"views-{a.views}")
+    budgets = [int(x) for x in a.budgets.split(",") if x]
+    curve_b = now_or_kept("budget", lambda: budget_curve(model_dir, DEFAULT_EVAL_SET, budgets, a.device),
+                          key=f"budget-{','.join(map(str, budgets))}")
     sft_run = RunDir(run / "sft")
     curve = [{"step": e["step"], "train_minutes": round(e["train_seconds"] / 60, 2), "success_rate": round(e["success_rate"], 4),
               "by_distance": {d: round(v["success_rate"], 3) for d, v in e["by_distance"].items()}}
@@ -194,6 +253,8 @@ def main(argv):
                                                    if "random-100" in u else None,
         "deep_5_to_8_guided": deep,
         "world_model": world,
+        "stepwise_views": views,
+        "upstream480_success_by_tool_applications": curve_b,
         "learning_curve_upstream480_stepwise": curve,
         "sft": {"steps": s_res["steps"], "planned_steps": steps, "train_minutes": round(s_res["train_seconds"] / 60, 2),
                 "examples": s_res["steps"] * a.batch_size, "batch_size": a.batch_size,

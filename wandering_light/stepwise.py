@@ -22,7 +22,7 @@ from . import prompts as P
 from .calibration import auroc, brier_score, expected_calibration_error
 
 # %% auto #0
-__all__ = ['Policy', 'StepPolicy', 'OraclePolicy', 'Rollout', 'rollout_reward', 'stepwise_attempts', 'as_policy',
+__all__ = ['Policy', 'StepPolicy', 'rotations', 'OraclePolicy', 'Rollout', 'rollout_reward', 'stepwise_attempts', 'as_policy',
            'StepwiseSolver', 'GuidedSolver', 'parse_result', 'predict_results', 'world_accuracy', 'evaluate_stepwise']
 
 # %% ../nbs/09d_stepwise.ipynb #a291a8aa
@@ -41,11 +41,13 @@ class Policy:
 
 # %% ../nbs/09d_stepwise.ipynb #758ba92e
 class StepPolicy(Policy):
-    "A causal LM as a step policy (see above); a prompt over `max_prompt_tokens` is not read (its state gets None)."
+    """A causal LM as a step policy (see above); a prompt over `max_prompt_tokens` is not read (its state gets None).
+    `views` > 1 reads each state that many times, its pairs in rotated orders, and averages (see below)."""
     def __init__(self, model, tokenizer, functions: FunctionDefSet | None = None, batch_size: int = 64,
-                 max_prompt_tokens: int = 512):
+                 max_prompt_tokens: int = 512, views: int = 1):
         super().__init__(functions)
-        self.model, self.tok, self.bs, self.max_tokens = model, tokenizer, batch_size, max_prompt_tokens
+        if views < 1: raise ValueError(f"views must be at least 1, not {views}")
+        self.model, self.tok, self.bs, self.max_tokens, self.views = model, tokenizer, batch_size, max_prompt_tokens, views
         ids = tokenizer(self.functions.names, add_special_tokens=False)["input_ids"]
         self.token = {n: i[0] for n, i in zip(self.functions.names, ids)} if all(len(i) == 1 for i in ids) else None
 
@@ -59,8 +61,8 @@ class StepPolicy(Policy):
 # %% ../nbs/09d_stepwise.ipynb #500a0367
 @patch
 @torch.no_grad()
-def logprobs(self: StepPolicy, states: Sequence[TypedList], targets: Sequence[TypedList]) -> list[dict[str, float]]:
-    "One forward pass per batch; the last position's log-probabilities, renormalised over the candidates."
+def read_once(self: StepPolicy, states: Sequence[TypedList], targets: Sequence[TypedList]) -> list[dict[str, float] | None]:
+    "One view of each state: one forward pass per batch; the last position's log-probabilities, renormalised over the candidates."
     from wandering_light.models import _prompt_ids, _pad_right, _pad_id, _device, choice_logprobs
     was = self.model.training; self.model.eval()
     prompts = [P.step_prompt(s, t) + " " for s, t in zip(states, targets)]
@@ -81,6 +83,29 @@ def logprobs(self: StepPolicy, states: Sequence[TypedList], targets: Sequence[Ty
                 names = cands[k]
                 out[k] = dict(zip(names, torch.log_softmax(row[[self.token[n] for n in names]], -1).tolist())) if names else {}
     if was: self.model.train()
+    return out
+
+# %% ../nbs/09d_stepwise.ipynb #279b6e4e
+def rotations(n: int, views: int) -> list[int]:
+    "The distinct left rotations of `n` pairs that `views` evenly spaced views read (0, the order as given, first)."
+    return list(dict.fromkeys(k * n // views for k in range(views))) if n else [0]
+
+def _rotate(tl: TypedList, r: int) -> TypedList: return TypedList.trusted(tl.items[r:] + tl.items[:r], tl.item_type)
+
+@patch
+def logprobs(self: StepPolicy, states: Sequence[TypedList], targets: Sequence[TypedList]) -> list[dict[str, float] | None]:
+    "`read_once`; with `views` > 1, the mean log-probability over rotated orders of the pairs, renormalised."
+    if self.views == 1: return self.read_once(states, targets)
+    rots = [rotations(len(s), self.views) for s in states]
+    flat = self.read_once([_rotate(s, r) for s, rs in zip(states, rots) for r in rs],
+                          [_rotate(t, r) for t, rs in zip(targets, rots) for r in rs])
+    out, at = [], 0
+    for rs in rots:                                 # a rotation has the same tokens: all views fit, or none does
+        group, at = flat[at:at + len(rs)], at + len(rs)
+        if not group[0]: out.append(group[0]); continue
+        mean = {n: sum(g[n] for g in group) / len(group) for n in group[0]}
+        z = torch.logsumexp(torch.tensor(list(mean.values()), dtype=torch.float64), 0).item()
+        out.append({n: v - z for n, v in mean.items()})
     return out
 
 # %% ../nbs/09d_stepwise.ipynb #c12cf408
@@ -181,13 +206,13 @@ def stepwise_attempts(policy: Policy, tasks: Sequence, attempts: int = 8, temper
     return [names[k * attempts:(k + 1) * attempts] for k in range(len(tasks))]
 
 # %% ../nbs/09d_stepwise.ipynb #d988d521
-def as_policy(model, tokenizer=None, functions=None, device: str | None = "cpu", batch_size: int = 64) -> Policy:
-    "A `Policy` from a policy, a loaded model (with its tokenizer), or a checkpoint path."
+def as_policy(model, tokenizer=None, functions=None, device: str | None = "cpu", batch_size: int = 64, views: int = 1) -> Policy:
+    "A `Policy` from a policy, a loaded model (with its tokenizer), or a checkpoint path; `views`: see `StepPolicy`."
     if isinstance(model, Policy): return model
     if model is None: raise ValueError("a step-wise solver needs model=<checkpoint directory, or a Policy>")
-    if isinstance(model, (str, Path)): return StepPolicy.load(model, device=device, functions=functions, batch_size=batch_size)
+    if isinstance(model, (str, Path)): return StepPolicy.load(model, device=device, functions=functions, batch_size=batch_size, views=views)
     if tokenizer is None: raise ValueError("give tokenizer= with a loaded model")
-    return StepPolicy(model, tokenizer, functions, batch_size)
+    return StepPolicy(model, tokenizer, functions, batch_size, views=views)
 
 def _trajectory(states: list[TypedList], tools: list[FunctionDef]) -> Trajectory:
     return Trajectory(states[0], FunctionDefList(tools), states[-1], states)
@@ -197,9 +222,10 @@ class StepwiseSolver(Solver):
     "`stepwise`: roll the policy out with execution feedback, `budget` rollouts (the first greedy, then sampled)."
     name = "stepwise"
     def __init__(self, model=None, budget: int = 1, max_steps: int = 8, temperature: float = 1.0, tokenizer=None,
-                 functions: FunctionDefSet | None = None, device: str | None = "cpu", batch_size: int = 64, seed: int = 0):
+                 functions: FunctionDefSet | None = None, device: str | None = "cpu", batch_size: int = 64, seed: int = 0,
+                 views: int = 1):
         super().__init__(functions)
-        self.policy = as_policy(model, tokenizer, self.functions, device, batch_size)
+        self.policy = as_policy(model, tokenizer, self.functions, device, batch_size, views)
         self.budget, self.max_steps, self.temperature, self.seed = budget, max_steps, temperature, seed
     def __repr__(self): return f"StepwiseSolver(budget={self.budget}, max_steps={self.max_steps})"
 
@@ -233,9 +259,9 @@ class GuidedSolver(Solver):
     "`guided`: best-first search over executed states, ordered by the policy's log-probability of the path so far."
     name = "guided"
     def __init__(self, model=None, budget: int = 1000, width: int = 8, max_depth: int = 12, tokenizer=None,
-                 functions: FunctionDefSet | None = None, device: str | None = "cpu", batch_size: int = 64):
+                 functions: FunctionDefSet | None = None, device: str | None = "cpu", batch_size: int = 64, views: int = 1):
         super().__init__(functions)
-        self.policy = as_policy(model, tokenizer, self.functions, device, batch_size)
+        self.policy = as_policy(model, tokenizer, self.functions, device, batch_size, views)
         self.budget, self.width, self.max_depth = budget, width, max_depth
     def __repr__(self): return f"GuidedSolver(budget={self.budget}, width={self.width})"
 
