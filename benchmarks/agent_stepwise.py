@@ -20,7 +20,7 @@ has 8 hidden held-out examples that decide success. Figures:
 - `search_applications_per_task`: tool applications the plan searches spent (mean and median over tasks);
 - reference points: the scripted expert (it knows the answer); agent.json's model agent on the first 60 tasks.
 
-Usage: python benchmarks/agent_stepwise.py [--save] [--run-dir runs/bench-stepwise] [--test-tasks 200] [--plan-budget 300]
+Usage: python benchmarks/agent_stepwise.py [--save] [--run-dir runs/bench-stepwise] [--test-tasks 200] [--plan-budget 300] [--views 1]
 """
 import argparse, json, statistics, sys, time
 from pathlib import Path
@@ -36,6 +36,7 @@ def main(argv):
     ap.add_argument("--seed-batches", type=int, default=4000, help="as benchmarks/agent.py")
     ap.add_argument("--plan-budget", type=int, default=300, help="tool applications per plan search")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--views", type=int, default=1, help="the policy reads each state in this many rotated orders of its pairs (StepPolicy views)")
     a = ap.parse_args(argv)
     run = Path(a.run_dir)
     if not (run / "sft" / "model" / "config.json").exists():
@@ -54,7 +55,7 @@ def main(argv):
     _, test = task_split(a.train_tasks, a.test_tasks, seed=0, n_batches=a.seed_batches)
     seen = {(t.input.answer_key(), t.output.answer_key()) for t in read_tasks(run / "data" / "train.jsonl.gz")}
     kept = [t for t in test if (t.input.answer_key(), t.target.answer_key()) not in seen]
-    policy = StepPolicy.load(run / "sft" / "model")
+    policy = StepPolicy.load(run / "sft" / "model", views=a.views)
     judge = AgentLoop(ExpertPolicy(), LintScorer(), config=AgentConfig())
     plan = StepwiseAgentPolicy(policy, actions="plan", expect="world", budget=a.plan_budget)
     one = AgentConfig(budget=1, max_retries=0, n=4, max_n=4, threshold=0.0)
@@ -92,7 +93,7 @@ def main(argv):
         "search_applications_per_task_median": statistics.median(per_task),
         "backtracks": sum(t.result["backtracks"] for t in agent),
         "single_shot_seconds": round(single_s, 1), "agent_seconds": round(agent_s, 1), "tool_seconds": round(tool_s, 1),
-        "wall_seconds": round(time.perf_counter() - t_start, 1), "threads": a.threads,
+        "wall_seconds": round(time.perf_counter() - t_start, 1), "threads": a.threads, "views": a.views,
     }
     notes = {"model": str(run / "sft" / "model"), "plan_budget": a.plan_budget, "expectation_accuracy_world": exp,
              "stop_reasons": {k: sum(t.result["stop_reason"] == k for t in agent) for k in ("solved", "budget", "gave_up")},

@@ -159,6 +159,7 @@ def main(argv):
     ap.add_argument("--batch-size", type=int, default=16, help="SFT batch size (16 learnt more per minute than 64 here)")
     ap.add_argument("--s-per-step", type=float, default=0.17, help="measured step time (at --batch-size) used to fit the schedule")
     ap.add_argument("--no-target-loss", action="store_true", help="learn the next tool only, not the target values (the old recipe)")
+    ap.add_argument("--step-results", action="store_true", help="after each step's tool, learn what it returns for each value (with the target loss)")
     ap.add_argument("--world-share", type=float, default=0.1)
     ap.add_argument("--oneshot-share", type=float, default=0.1)
     ap.add_argument("--deep", type=int, default=24, help="deep tasks (distance 5-8), the same number of each distance")
@@ -198,7 +199,7 @@ def main(argv):
         ["--task", "steps", "--model-name", a.size, "--data", str(run / "data"), "--run-dir", str(run / "sft"),
          "--time-limit", str(a.minutes), "--max-steps", str(steps), "--batch-size", str(a.batch_size), "--learning-rate", a.learning_rate,
          "--warmup-ratio", "0.02", "--max-length", "256", "--world-share", str(a.world_share),
-         "--oneshot-share", str(a.oneshot_share), "--target-loss", str(not a.no_target_loss), "--eval-file", DEFAULT_EVAL_SET, "--eval-every", str(max(100, steps // 8)),
+         "--oneshot-share", str(a.oneshot_share), "--target-loss", str(not a.no_target_loss), *(["--step-results"] if a.step_results else []), "--eval-file", DEFAULT_EVAL_SET, "--eval-every", str(max(100, steps // 8)),
          "--eval-tasks", "200", "--save-steps", str(max(100, steps // 8)), "--logging-steps", "50",
          "--threads", str(a.threads), "--dataset-num-proc", str(a.num_proc), "--quiet", *resume(run / "sft")])))
     held = run / "heldout_test.jsonl.gz"
@@ -258,7 +259,7 @@ def main(argv):
         "learning_curve_upstream480_stepwise": curve,
         "sft": {"steps": s_res["steps"], "planned_steps": steps, "train_minutes": round(s_res["train_seconds"] / 60, 2),
                 "examples": s_res["steps"] * a.batch_size, "batch_size": a.batch_size,
-                "target_loss": not a.no_target_loss, "stopped": s_res["stopped"], "s_per_step_fitted": None if a.steps else a.s_per_step,
+                "target_loss": not a.no_target_loss, "step_results": a.step_results, "stopped": s_res["stopped"], "s_per_step_fitted": None if a.steps else a.s_per_step,
                 "wall_minutes": round(sft["wall_s"] / 60, 2)},
         "data": {"tasks": sum(v["tasks"] for k, v in data["result"]["files"].items()), "wall_s": data["wall_s"]},
         "model": f"{a.size} (Llama, from scratch), DSL tokenizer; one model for step, world-model and one-shot prompts",

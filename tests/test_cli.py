@@ -99,6 +99,7 @@ CONFIGS = {        # command: (module, options dataclass, the required options)
     "synthesize": ("wandering_light.synthesize", "SynthesizeConfig", ["--out", "d"]),
     "sft": ("wandering_light.training.sft", "SFTRunConfig", []),
     "grpo": ("wandering_light.training.rl_grpo", "GRPORunConfig", ["--model-name", "x"]),
+    "dpo": ("wandering_light.training.dpo", "DPORunConfig", ["--model-name", "x", "--pairs", "p.jsonl"]),
     "selfplay": ("wandering_light.training.selfplay", "SelfPlayConfig", ["--solver-model", "a", "--proposer-model", "b"]),
     "evaluate-proposer": ("wandering_light.evals.evaluate_proposer", "ProposerEvalConfig", ["--model", "m"]),
     "agent": ("wandering_light.cli", "AgentArgs", ["--out", "d", "--generate", "2"]),

@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "synthesize": ("wandering_light.synthesize:main", "grow the library with LLM-proposed, sandbox-validated tools"),
     "sft": ("wandering_light.training.sft:main", "supervised fine-tuning (TRL SFTTrainer)"),
     "grpo": ("wandering_light.training.rl_grpo:main", "reinforcement learning with GRPO (TRL GRPOTrainer)"),
+    "dpo": ("wandering_light.training.dpo:main", "preference tuning (TRL DPOTrainer) on the agent's preference pairs"),
     "merge-lora": ("wandering_light.training.lora:merge_main", "merge a LoRA adapter into a standalone checkpoint"),
     "selfplay": ("wandering_light.training.selfplay:main", "alternate proposer and solver GRPO rounds"),
     "evaluate-proposer": ("wandering_light.evals.evaluate_proposer:main", "measure a proposer against a solver"),

@@ -19,7 +19,7 @@ from .tasks import InductionTask, default_functions
 from . import prompts as P
 
 # %% auto #0
-__all__ = ['STEP_DISTANCE_WEIGHTS', 'TARGET_OFFSET', 'task_route', 'step_rows', 'step_examples', 'target_spans',
+__all__ = ['STEP_DISTANCE_WEIGHTS', 'TARGET_OFFSET', 'task_route', 'step_rows', 'step_examples', 'target_spans', 'result_tail',
            'tokenized_examples', 'target_loss', 'step_dataset', 'step_states']
 
 # %% ../nbs/07b_steps.ipynb #f88e190c
@@ -49,16 +49,21 @@ def step_rows(task: InductionTask, executor: Executor | None = None, space: Sear
 STEP_DISTANCE_WEIGHTS = {1: 0.2, 2: 0.3, 3: 0.3, 4: 0.2}
 
 def step_examples(tasks: Sequence[InductionTask], world_share: float = 0.0, oneshot_share: float = 0.0, seed: int = 0,
-                  functions: FunctionDefSet | None = None, spans: bool = False) -> list[dict]:
-    "Prompt-completion pairs of kind `step`, `world` and `oneshot` from the tasks' routes; `spans`: step rows also carry `target_spans`."
+                  functions: FunctionDefSet | None = None, spans: bool = False, results: bool = False) -> list[dict]:
+    """Prompt-completion pairs of kind `step`, `world` and `oneshot` from the tasks' routes; `spans`: step rows also carry
+    `target_spans`; `results` (with `spans`): and a `tail`, what the chosen tool returns (`result_tail`, below)."""
     fs = functions if functions is not None else default_functions()
     rng, ex, space, out = random.Random(seed), Executor(fs), SearchSpace(fs), []
     for t in tasks:
         if rng.random() < oneshot_share: out.append({**P.induction_example(t.input, t.output, t.functions), "kind": "oneshot"})
         for r in step_rows(t, ex, space):
             prompt, where = target_spans(r["values"], r["target"]) if spans else (P.step_prompt(r["values"], r["target"]), None)
-            out.append({"prompt": prompt, "completion": P.step_completion(rng.choice(r["optimal"])), "kind": "step"}
-                       | ({"spans": where} if spans else {}))
+            tool = rng.choice(r["optimal"])
+            row = {"prompt": prompt, "completion": P.step_completion(tool), "kind": "step"} | ({"spans": where} if spans else {})
+            if spans and results:
+                got = r["result"] if tool == r["tool"] else ex.apply(fs[tool], r["values"])
+                row["tail"], row["tail_spans"] = result_tail(r["values"], got)
+            out.append(row)
             if rng.random() < world_share:
                 out.append({"prompt": P.world_prompt(r["values"], r["tool"]), "completion": P.world_completion(r["result"]),
                             "kind": "world"})
@@ -76,20 +81,32 @@ def target_spans(current, target) -> tuple[str, list[tuple[int, int]]]:
         spans.append((pos + len(rx) + 4, pos + len(line))); pos += len(line)
     return prompt, spans
 
+# %% ../nbs/07b_steps.ipynb #e1946c48
+def result_tail(values, results) -> tuple[str, list[tuple[int, int]]]:
+    "The text after a step's tool: a newline, then `value => result` per value; and each result's span in it (with its newline)."
+    text, spans = "\n", []
+    for x, y in zip(values, results):
+        rx, ry = P.render_value(x), P.render_value(y)
+        spans.append((len(text) + len(rx) + 4, len(text) + len(rx) + 4 + len(ry) + 1)); text += f"{rx} => {ry}\n"
+    return text, spans
+
 # %% ../nbs/07b_steps.ipynb #cc5a9a1b
 TARGET_OFFSET = 1 << 24                     # above any vocabulary: a label at or over it is a target-value token
 
 def tokenized_examples(tokenizer, rows: Sequence[dict], batch_size: int = 1000) -> list[dict]:
-    "`input_ids` and `labels` of each row's prompt + completion + EOS: the completion and EOS learnt, the tokens in `spans` as targets."
+    """`input_ids` and `labels` of each row's prompt + completion (+ `tail`) + EOS: the completion learnt (with EOS when
+    there is no tail), the tokens in `spans` (and the tail's `tail_spans`) as targets."""
     out = []
     for s in range(0, len(rows), batch_size):
         part = rows[s:s + batch_size]
-        enc = tokenizer([r["prompt"] + r["completion"] for r in part], return_offsets_mapping=True)
+        enc = tokenizer([r["prompt"] + r["completion"] + r.get("tail", "") for r in part], return_offsets_mapping=True)
         for r, ids, offs in zip(part, enc["input_ids"], enc["offset_mapping"]):
-            n, spans = len(r["prompt"]), r.get("spans") or ()
-            lab = [i if a >= n else i + TARGET_OFFSET if b > a and any(x <= a < y for x, y in spans) else -100
+            n, c = len(r["prompt"]), len(r["prompt"]) + len(r["completion"])
+            spans = [*(r.get("spans") or ()), *((a + c, b + c) for a, b in r.get("tail_spans") or ())]
+            lab = [i if n <= a < c else i + TARGET_OFFSET if b > a and any(x <= a < y for x, y in spans) else -100
                    for i, (a, b) in zip(ids, offs)]
-            out.append({"input_ids": [*ids, tokenizer.eos_token_id], "labels": [*lab, tokenizer.eos_token_id]})
+            eos = tokenizer.eos_token_id
+            out.append({"input_ids": [*ids, eos], "labels": [*lab, -100 if r.get("tail") else eos]})
     return out
 
 # %% ../nbs/07b_steps.ipynb #99ef298b
@@ -105,11 +122,13 @@ def target_loss(logits: torch.Tensor, labels: torch.Tensor, weight: float = 1.0)
 
 # %% ../nbs/07b_steps.ipynb #9e201f29
 def step_dataset(tasks: Sequence[InductionTask], world_share: float = 0.0, oneshot_share: float = 0.0, seed: int = 0,
-                 tokenizer=None, target_loss: bool = False):
+                 tokenizer=None, target_loss: bool = False, results: bool = False):
     """`step_examples` as a shuffled `datasets.Dataset`: columns `prompt`, `completion`, `kind`; with `target_loss`,
-    tokenized by `tokenizer` with the target values learnt too (columns `input_ids`, `labels`, `kind`; see below)."""
+    tokenized by `tokenizer` with the target values learnt too (columns `input_ids`, `labels`, `kind`; see below), and
+    with `results` the chosen tool's results after it."""
     import datasets
-    rows = step_examples(tasks, world_share, oneshot_share, seed, spans=target_loss)
+    if results and not target_loss: raise ValueError("results are learnt by the target loss: give target_loss=True")
+    rows = step_examples(tasks, world_share, oneshot_share, seed, spans=target_loss, results=results)
     random.Random(seed).shuffle(rows)
     if target_loss:
         if tokenizer is None: raise ValueError("target_loss needs the tokenizer")

@@ -52,6 +52,8 @@ class SFTRunConfig(TrainOptions, SFTConfig):
     oneshot_share: float = _opt(0.0, "steps: share of the tasks also taught in the one-shot format", min=0.0, max=1.0)
     target_loss: bool = _opt(True, "steps: also learn each target value in a step prompt from its value and the lines "
                              "above it (in-context function learning on the same forward pass; off: the tool only)")
+    step_results: bool = _opt(False, "steps, with --target-loss: after the tool, what it returns for each value, learnt "
+                              "like the targets (what the named tool does, on the same forward pass)")
     self_tasks: int = _opt(4_000, "self: training tasks the start policy is rolled out on (its outcomes are the labels)", min=1)
     self_max_steps: int = _opt(8, "self: the budget of that rollout, in tools", min=1)
     model_name: str = _opt("tiny", "model size to build from scratch (tiny, small, base) or a checkpoint directory / hub name")
@@ -248,7 +250,8 @@ def run_sft(cfg: SFTRunConfig) -> dict:
         data = prepare_data(tr.run.path, cfg.data, cfg.tasks, cfg.seed, cfg.task, cfg.per_root, progress=not cfg.quiet)
         if not data["train"]: raise UserError("no training tasks")
         model, tok, _ = start_model(cfg.model_name, cfg.seed)
-        if cfg.task == "steps": ds = step_dataset(data["train"], cfg.world_share, cfg.oneshot_share, cfg.seed, tok, cfg.target_loss)
+        if cfg.task == "steps": ds = step_dataset(data["train"], cfg.world_share, cfg.oneshot_share, cfg.seed, tok, cfg.target_loss,
+                                                    cfg.target_loss and cfg.step_results)
         elif cfg.task == "self":                # labels: what the start policy does, one greedy rollout per task
             from wandering_light.stepwise import StepPolicy
             rows = outcome_rows(StepPolicy(model, tok), _sample(data["train"], cfg.self_tasks, f"{cfg.seed}:self"), cfg.self_max_steps)
