@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Sequence
 from trl import DPOConfig, DPOTrainer
 from ..utils import UserError, cli_main, parse_config, read_jsonl
-from .core import TrainOptions, _opt, run_trainer
+from .core import TrainOptions, _flags, _opt, run_trainer
 
 # %% auto #0
 __all__ = ['DPORunConfig', 'parse_args', 'pairs_path', 'pair_rows', 'preference_margin', 'run_dpo', 'main']
@@ -28,8 +28,8 @@ class DPORunConfig(TrainOptions, DPOConfig):
     max_steps: int = _opt(100, "training steps", min=1)
     learning_rate: float = _opt(5e-5, "learning rate")
     beta: float = _opt(0.1, "DPO's beta: how far from the reference model the preferences may pull it", min=0.0)
-    per_device_train_batch_size: int = _opt(8, "pairs per device per step", min=1)
-    save_steps: float = _opt(50, "steps between checkpoints", min=1)
+    per_device_train_batch_size: int = _opt(8, "pairs per device per step", min=1, aliases=_flags("batch_size"))
+    save_steps: float = _opt(50, "steps between checkpoints", min=1, aliases=_flags("save_every"))
     logging_steps: float = _opt(10, "steps between training logs", min=1)
     gradient_checkpointing: bool = _opt(False, "recompute activations to save memory (slower; off for small models)")
     save_total_limit: int | None = _opt(2, "checkpoints kept", min=1)
