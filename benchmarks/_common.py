@@ -39,3 +39,14 @@ def stage(run: Path, name: str, fn):
         done[name] = {"result": r, "wall_s": round(time.perf_counter() - t0, 1)}
         f.write_text(json.dumps(done, indent=1))
     return json.loads(f.read_text())[name]
+
+def stepwise_checkpoint(path: Path) -> Path:
+    "A checkpoint that benchmarks/stepwise.py trained; without one, exit with a one-line error that says so."
+    if not (Path(path) / "config.json").exists(): sys.exit(f"error: no checkpoint at {path}: run benchmarks/stepwise.py first")
+    return Path(path)
+
+def stepwise_eval_sets(bench: Path) -> dict:
+    "The two task sets the step-wise benchmarks report on: the upstream 480 and benchmarks/stepwise.py's 500 held-out tasks."
+    from wandering_light.tasks import read_tasks, resolve_task_file, DEFAULT_EVAL_SET
+    return {"upstream480": read_tasks(resolve_task_file(DEFAULT_EVAL_SET)),
+            "heldout500": read_tasks(Path(bench) / "heldout_test.jsonl.gz")}

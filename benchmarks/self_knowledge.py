@@ -16,7 +16,7 @@ Usage: python benchmarks/self_knowledge.py [--save] [--minutes 6] [--self-tasks 
 import argparse, json, math, random, shutil, sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import report, stage
+from _common import report, stage, stepwise_checkpoint, stepwise_eval_sets
 
 def outcomes_and_scores(policy_dir: Path, evaluator_dir: Path, tasks: list) -> dict:
     "The policy's outcome on each task, the evaluator's P(solve), and the policy's first-step confidence."
@@ -42,13 +42,13 @@ def main(argv):
     a = ap.parse_args(argv)
     import torch
     torch.set_num_threads(a.threads)
-    from wandering_light.tasks import read_tasks, resolve_task_file, DEFAULT_EVAL_SET
+    from wandering_light.tasks import read_tasks
     from wandering_light.training.sft import parse_args as sft_args, run_sft
     from wandering_light.calibration import fit_platt, sigmoid
     from wandering_light.self_knowledge import choose_thresholds, self_report, reliability_plot
     bench, run = Path(a.bench_dir), Path(a.run_dir)
     policy = bench / "sft" / "model"
-    if not (policy / "config.json").exists(): sys.exit(f"error: no policy at {policy}: run benchmarks/stepwise.py first")
+    stepwise_checkpoint(policy)
     run.mkdir(parents=True, exist_ok=True)
     steps = int(a.minutes * 60 / a.s_per_step)
     resume = ["--resume"] if (run / "sft" / "config.json").exists() else []
@@ -65,7 +65,7 @@ def main(argv):
     a_, b_ = fit_platt(val["first_step_logprob"], val["solved"])
     base = lambda s: [sigmoid(a_ * x + b_) for x in s["first_step_logprob"]]
     blo, bhi = choose_thresholds(base(val), val["solved"])
-    sets = {"upstream480": read_tasks(resolve_task_file(DEFAULT_EVAL_SET)), "heldout500": read_tasks(bench / "heldout_test.jsonl.gz")}
+    sets = stepwise_eval_sets(bench)
     figures = {"thresholds": {"evaluator": [round(lo, 4), round(hi, 4)], "first_step_baseline": [round(blo, 4), round(bhi, 4)]},
                "validation": {"tasks": len(val["solved"]), "solved": sum(val["solved"])}}
     out_dir = Path(__file__).parent / "results"

@@ -15,7 +15,7 @@ import argparse, random, sys
 from collections import Counter
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import report, stage
+from _common import report, stage, stepwise_checkpoint, stepwise_eval_sets
 from stepwise_rl import evaluate
 
 def mistake_pairs(model_dir: Path, tasks, max_depth: int = 4, seed: int = 0) -> dict:
@@ -60,16 +60,16 @@ def main(argv):
     torch.set_num_threads(a.threads)
     import datasets
     from trl import SFTTrainer
-    from wandering_light.tasks import read_tasks, resolve_task_file, DEFAULT_EVAL_SET
+    from wandering_light.tasks import read_tasks
     from wandering_light.training.sft import parse_args as sft_args, _sample
     from wandering_light.training.dpo import parse_args as dpo_args, run_dpo
     from wandering_light.training.core import run_trainer
     from wandering_light.utils import write_jsonl, read_jsonl
     bench, run = Path(a.bench_dir), Path(a.run_dir)
     start = bench / "sft" / "model"
-    if not (start / "config.json").exists(): sys.exit(f"error: no checkpoint at {start}: run benchmarks/stepwise.py first")
+    stepwise_checkpoint(start)
     run.mkdir(parents=True, exist_ok=True)
-    sets = {"upstream480": read_tasks(resolve_task_file(DEFAULT_EVAL_SET)), "heldout500": read_tasks(bench / "heldout_test.jsonl.gz")}
+    sets = stepwise_eval_sets(bench)
     def make_pairs():
         m = mistake_pairs(start, _sample(read_tasks(bench / "data" / "train.jsonl.gz"), a.tasks, "bench:dpo"))
         write_jsonl(run / "pairs.jsonl", m.pop("pairs"))

@@ -13,7 +13,7 @@ Usage: python benchmarks/stepwise_rl.py [--save] [--minutes 8] [--start DIR] [--
 import argparse, sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import report, stage
+from _common import report, stage, stepwise_checkpoint, stepwise_eval_sets
 
 def evaluate(model_dir: Path, sets: dict) -> dict:
     "Step-wise success (one greedy rollout per task) of a checkpoint on each task set, overall and by distance."
@@ -40,14 +40,13 @@ def main(argv):
     a = ap.parse_args(argv)
     import torch
     torch.set_num_threads(a.threads)
-    from wandering_light.tasks import read_tasks, resolve_task_file, DEFAULT_EVAL_SET
     from wandering_light.training.rl_grpo import parse_args as grpo_args, run_grpo
     from wandering_light.training.sft import parse_args as sft_args, run_sft
     bench, run = Path(a.bench_dir), Path(a.run_dir)
     start = Path(a.start or bench / "sft" / "model")
-    if not (start / "config.json").exists(): sys.exit(f"error: no checkpoint at {start}: run benchmarks/stepwise.py first")
+    stepwise_checkpoint(start)
     run.mkdir(parents=True, exist_ok=True)
-    sets = {"upstream480": read_tasks(resolve_task_file(DEFAULT_EVAL_SET)), "heldout500": read_tasks(bench / "heldout_test.jsonl.gz")}
+    sets = stepwise_eval_sets(bench)
     resume = lambda d: ["--resume"] if (d / "config.json").exists() else []
     common = ["--model-name", str(start), "--data", str(bench / "data"), "--time-limit", str(a.minutes), "--threads",
               str(a.threads), "--no-eval", "--quiet", "--lr-scheduler-type", "constant", "--warmup-ratio", "0"]
