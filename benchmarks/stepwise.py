@@ -260,7 +260,7 @@ def main(argv):
         "sft": {"steps": s_res["steps"], "planned_steps": steps, "train_minutes": round(s_res["train_seconds"] / 60, 2),
                 "examples": s_res["steps"] * a.batch_size, "batch_size": a.batch_size,
                 "target_loss": not a.no_target_loss, "step_results": a.step_results, "stopped": s_res["stopped"], "s_per_step_fitted": None if a.steps else a.s_per_step,
-                "wall_minutes": round(sft["wall_s"] / 60, 2)},
+                "wall_minutes": round(sft["wall_s"] / 60, 2), "threads": a.threads},
         "data": {"tasks": sum(v["tasks"] for k, v in data["result"]["files"].items()), "wall_s": data["wall_s"]},
         "model": f"{a.size} (Llama, from scratch), DSL tokenizer; one model for step, world-model and one-shot prompts",
         "device": a.device, "learning_rate": float(a.learning_rate),
