@@ -73,6 +73,8 @@ class SFTRunConfig(TrainOptions, SFTConfig):
         from wandering_light.models import MODEL_SIZES
         if self.task == "self" and self.model_name in MODEL_SIZES:
             raise UserError("--task self learns a policy's own outcomes: give --model-name a step-wise checkpoint")
+        if self.step_results and not self.target_loss:
+            raise UserError("--step-results are learnt by the target loss: drop --target-loss False, or --step-results")
         if self.learning_rate is None: self.learning_rate = 1e-3 if self.model_name in MODEL_SIZES else 1e-4
         super().__post_init__()
 
@@ -251,7 +253,7 @@ def run_sft(cfg: SFTRunConfig) -> dict:
         if not data["train"]: raise UserError("no training tasks")
         model, tok, _ = start_model(cfg.model_name, cfg.seed)
         if cfg.task == "steps": ds = step_dataset(data["train"], cfg.world_share, cfg.oneshot_share, cfg.seed, tok, cfg.target_loss,
-                                                    cfg.target_loss and cfg.step_results)
+                                                    cfg.step_results)
         elif cfg.task == "self":                # labels: what the start policy does, one greedy rollout per task
             from wandering_light.stepwise import StepPolicy
             rows = outcome_rows(StepPolicy(model, tok), _sample(data["train"], cfg.self_tasks, f"{cfg.seed}:self"), cfg.self_max_steps)
