@@ -35,7 +35,7 @@ def main(argv):
     ap.add_argument("--save", action="store_true")
     ap.add_argument("--minutes", type=float, default=6.0)
     ap.add_argument("--self-tasks", type=int, default=6000)
-    ap.add_argument("--s-per-step", type=float, default=0.7, help="measured step time used to fit the schedule")
+    ap.add_argument("--s-per-step", type=float, default=0.7, help="expected step time: it spaces the checkpoints (the schedule runs on the clock)")
     ap.add_argument("--bench-dir", default="runs/bench-stepwise")
     ap.add_argument("--run-dir", default="runs/bench-self")
     ap.add_argument("--threads", type=int, default=1)
@@ -50,11 +50,11 @@ def main(argv):
     policy = bench / "sft" / "model"
     stepwise_checkpoint(policy)
     run.mkdir(parents=True, exist_ok=True)
-    steps = int(a.minutes * 60 / a.s_per_step)
+    steps = int(a.minutes * 60 / a.s_per_step)       # the expected steps (for the checkpoint cadence); the clock ends the run
     resume = ["--resume"] if (run / "sft" / "config.json").exists() else []
     train = stage(run, "train", lambda: run_sft(sft_args(
         ["--task", "self", "--model-name", str(policy), "--data", str(bench / "data"), "--run-dir", str(run / "sft"),
-         "--self-tasks", str(a.self_tasks), "--time-limit", str(a.minutes), "--max-steps", str(steps), "--batch-size", "64",
+         "--self-tasks", str(a.self_tasks), "--time-limit", str(a.minutes), "--clock-schedule", "--max-steps", str(20 * steps), "--batch-size", "64",
          "--learning-rate", "1e-3", "--warmup-ratio", "0.02", "--save-every", str(max(50, steps // 4)), "--quiet",
          "--threads", str(a.threads), *resume])))["result"]
     evaluator = run / "sft" / "model"

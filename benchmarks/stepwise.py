@@ -6,7 +6,8 @@ Stages (each resumable in the run directory, default runs/bench-stepwise):
 2. SFT (`wl sft --task steps`): a model from scratch on step examples (every optimal next tool, and, unless
    --no-target-loss, the target values of each step prompt learnt from their values and the lines above: in-context
    function learning, a second mean loss on the same forward pass), world-model examples and a share of one-shot
-   examples, in batches of 16, stopped by the time limit (`--minutes` of training time, evaluation excluded); at
+   examples, in batches of 16, stopped by the time limit (`--minutes` of training time, evaluation excluded; the
+   learning-rate schedule runs on that clock, `--clock-schedule`, so it ends finished whatever the step time); at
    intervals it is evaluated step-wise on the upstream 480-task set: the learning curve (success against training minutes);
 3. evaluation with `evals.run_evaluation`, on the upstream 480-task set and on 500 held-out test-split tasks: the
    same model step-wise (`stepwise`, budget 1: one greedy rollout, no retries), by guided search (`guided`, budget in
@@ -15,8 +16,8 @@ Stages (each resumable in the run directory, default runs/bench-stepwise):
    out those whose pipeline passes through a hash tool, --deep-avoid): guided search against BFS, counting the tool
    applications of both on the same tasks, and the found length against the certified one;
 5. the world model: exact-match prediction of one tool's output on held-out (test-split) values, by input type.
-On a GPU machine (`--device cuda`), `--s-per-step 0` measures the step time with a 30-step probe run before fitting the
-schedule to `--minutes`, `--no-baselines` leaves out BFS and random search (they do not depend on the model), `--stages`
+`--s-per-step` is the expected step time: it only spaces the evaluations and checkpoints (about 8 in a run). On a GPU
+machine (`--device cuda`), `--no-baselines` leaves out BFS and random search (they do not depend on the model), `--stages`
 names which of eval, deep and world run now (data and SFT always do; a stage left out keeps the result of an earlier
 call, or is null; a report needs eval) and `--name` names the results file.
 Recipe trials behind the defaults (8 training minutes each, a tiny model, 40,000 of the training tasks, one thread, two
@@ -24,7 +25,7 @@ trials at a time on the two cores; step-wise success on the upstream set): tool 
 29.8%; target loss at weight 1, batch 64: 32.7%; batch 16: 46.3% (weight 3: 44.0%; batch 8: 42.7%; learning rate 2e-3:
 29.8%); one mean over the tool and target tokens together, batch 16: 37.7%. They were hand-written loops, not kept.
 Usage: python benchmarks/stepwise.py [--save] [--minutes 30] [--size tiny] [--run-dir DIR] [--threads 1] [--batch-size 16] [--no-target-loss] [--deep 24] [--deep-budget N] [--world-pairs 300]
-       [--device cpu|cuda] [--s-per-step S|0] [--no-baselines] [--stages eval,deep,world] [--name stepwise]
+       [--device cpu|cuda] [--s-per-step S] [--steps N] [--no-baselines] [--stages eval,deep,world] [--name stepwise]
 """
 import argparse, json, math, random, statistics, sys, time
 from pathlib import Path
@@ -137,27 +138,17 @@ def budget_curve(model_dir: Path, eval_file, budgets: list[int], device: str = "
                         "uniform_prior": round(sum(uni) / len(tasks), 4), "random": round(hits / len(tasks), 4)}
     return rows
 
-def probe_step_time(run: Path, a) -> float:
-    "Seconds per SFT step on this machine: a 30-step probe run (its first 10 steps, warm-up, not counted)."
-    from wandering_light.training.sft import parse_args as sft_args, run_sft
-    from wandering_light.utils import RunDir
-    probe = run / "probe"
-    if not (probe / "summary.json").exists():
-        run_sft(sft_args(["--task", "steps", "--model-name", a.size, "--data", str(run / "data"), "--run-dir", str(probe),
-                          "--max-steps", "30", "--batch-size", str(a.batch_size), "--max-length", "256", "--logging-steps", "10",
-                          "--threads", str(a.threads), "--dataset-num-proc", str(a.num_proc), "--quiet"]))
-    t = {e["step"]: e["train_seconds"] for e in RunDir(probe).events("train")}
-    return round((t[30] - t[10]) / 20, 4)
-
 def main(argv):
     ap = argparse.ArgumentParser()
     ap.add_argument("--save", action="store_true")
     ap.add_argument("--minutes", type=float, default=30.0, help="SFT training minutes")
     ap.add_argument("--size", default="tiny")
     ap.add_argument("--tasks", type=int, default=100_000)
-    ap.add_argument("--steps", type=int, default=None, help="SFT steps (default: fitted to --minutes)")
+    ap.add_argument("--steps", type=int, default=None, help="SFT steps on a step schedule (default: as many as --minutes "
+                    "allows, the learning-rate schedule on the training clock)")
     ap.add_argument("--batch-size", type=int, default=16, help="SFT batch size (16 learnt more per minute than 64 here)")
-    ap.add_argument("--s-per-step", type=float, default=0.17, help="measured step time (at --batch-size) used to fit the schedule")
+    ap.add_argument("--s-per-step", type=float, default=0.12, help="expected step time (at --batch-size): only sets the "
+                    "evaluation and checkpoint cadence (about 8 in the run); the schedule runs on the clock")
     ap.add_argument("--no-target-loss", action="store_true", help="learn the next tool only, not the target values (the old recipe)")
     ap.add_argument("--step-results", action="store_true", help="after each step's tool, learn what it returns for each value (with the target loss)")
     ap.add_argument("--world-share", type=float, default=0.1)
@@ -192,15 +183,16 @@ def main(argv):
     data = stage(run, "data", lambda: create_data(run / "data", a.tasks, 0, walks_per_root=16, method="expansion",
                                                    roots_per_shard=500, progress=False, routes=True,
                                                    weights=STEP_DISTANCE_WEIGHTS))
-    if not a.steps and a.s_per_step <= 0: a.s_per_step = probe_step_time(run, a)
-    steps = a.steps or int(a.minutes * 60 / a.s_per_step)
+    expected = a.steps or int(a.minutes * 60 / a.s_per_step)       # for the cadence of evaluations and checkpoints
+    steps = a.steps or 20 * expected                                # an upper bound: the clock ends the run
+    clock = [] if a.steps else ["--clock-schedule"]
     model_dir = run / "sft" / "model"
     sft = stage(run, "sft", lambda: run_sft(sft_args(
         ["--task", "steps", "--model-name", a.size, "--data", str(run / "data"), "--run-dir", str(run / "sft"),
          "--time-limit", str(a.minutes), "--max-steps", str(steps), "--batch-size", str(a.batch_size), "--learning-rate", a.learning_rate,
          "--warmup-ratio", "0.02", "--max-length", "256", "--world-share", str(a.world_share),
-         "--oneshot-share", str(a.oneshot_share), "--target-loss", str(not a.no_target_loss), *(["--step-results"] if a.step_results else []), "--eval-file", DEFAULT_EVAL_SET, "--eval-every", str(max(100, steps // 8)),
-         "--eval-tasks", "200", "--save-steps", str(max(100, steps // 8)), "--logging-steps", "50",
+         "--oneshot-share", str(a.oneshot_share), "--target-loss", str(not a.no_target_loss), *(["--step-results"] if a.step_results else []), "--eval-file", DEFAULT_EVAL_SET, "--eval-every", str(max(100, expected // 8)),
+         "--eval-tasks", "200", "--save-steps", str(max(100, expected // 8)), *clock, "--logging-steps", "50",
          "--threads", str(a.threads), "--dataset-num-proc", str(a.num_proc), "--quiet", *resume(run / "sft")])))
     held = run / "heldout_test.jsonl.gz"
     if not held.exists(): write_tasks(held, _sample(read_tasks(run / "data" / "test.jsonl.gz"), 500, "bench:heldout"))
@@ -257,9 +249,9 @@ def main(argv):
         "stepwise_views": views,
         "upstream480_success_by_tool_applications": curve_b,
         "learning_curve_upstream480_stepwise": curve,
-        "sft": {"steps": s_res["steps"], "planned_steps": steps, "train_minutes": round(s_res["train_seconds"] / 60, 2),
+        "sft": {"steps": s_res["steps"], "planned_steps": a.steps, "clock_schedule": not a.steps, "train_minutes": round(s_res["train_seconds"] / 60, 2),
                 "examples": s_res["steps"] * a.batch_size, "batch_size": a.batch_size,
-                "target_loss": not a.no_target_loss, "step_results": a.step_results, "stopped": s_res["stopped"], "s_per_step_fitted": None if a.steps else a.s_per_step,
+                "target_loss": not a.no_target_loss, "step_results": a.step_results, "stopped": s_res["stopped"]
                 "wall_minutes": round(sft["wall_s"] / 60, 2), "threads": a.threads},
         "data": {"tasks": sum(v["tasks"] for k, v in data["result"]["files"].items()), "wall_s": data["wall_s"]},
         "model": f"{a.size} (Llama, from scratch), DSL tokenizer; one model for step, world-model and one-shot prompts",

@@ -15,8 +15,9 @@ from typing import Callable, Sequence
 # %% auto #0
 __all__ = ['TRACKERS', 'VOLATILE', 'LORA_TARGETS', 'is_main_process', 'wait_for', 'last_checkpoint', 'device_kwargs', 'tracking',
            'quiet_progress', 'BarCallback', 'quiet_trainer', 'RunDirCallback', 'EvalCallback', 'StopCallback',
-           'TrainOptions', 'run_config', 'recipe_path', 'load_recipe', 'with_recipe', 'open_run', 'run_guard',
-           'start_model', 'lora_config', 'save_final', 'plot_curves', 'curve_table', 'TrainRun', 'run_trainer']
+           'ClockSchedule', 'TrainOptions', 'run_config', 'recipe_path', 'load_recipe', 'with_recipe', 'open_run',
+           'run_guard', 'start_model', 'lora_config', 'save_final', 'plot_curves', 'curve_table', 'TrainRun',
+           'run_trainer']
 
 # %% ../../nbs/11a_training_core.ipynb #1be868e9
 import torch
@@ -229,6 +230,28 @@ class StopCallback(TrainerCallback):
         for s, h in self._old.items(): signal.signal(s, h)
         self._old = {}
 
+# %% ../../nbs/11a_training_core.ipynb #7517c346
+class ClockSchedule(TrainerCallback):
+    "Drive the trainer's learning-rate schedule by the training clock: step = max(step, share of `time_limit_s` passed × max_steps)."
+    def __init__(self, clock: RunDirCallback, time_limit_s: float): self.clock, self.limit, self.bars = clock, time_limit_s, []
+
+    def virtual_step(self, step: int, max_steps: int) -> int:
+        "The step the schedule is asked for."
+        return max(step, min(max_steps, int(self.clock.train_seconds() / self.limit * max_steps)))
+
+    def on_train_begin(self, args, state, control, lr_scheduler=None, **kw):
+        "Wrap each of the scheduler's step functions (it is loaded from the checkpoint first when a run resumes)."
+        if lr_scheduler is None or not hasattr(lr_scheduler, "lr_lambdas"): return
+        n = state.max_steps
+        lr_scheduler.lr_lambdas = [lambda s, f=f: f(self.virtual_step(s, n)) for f in lr_scheduler.lr_lambdas]
+
+    def on_step_end(self, args, state, control, **kw):
+        "Set the progress bars' total to the steps the time limit allows at the rate so far (`max_steps` is only a bound)."
+        t = self.clock.train_seconds()
+        if state.global_step < 20 or t <= 0: return
+        for b in (getattr(cb, "training_bar", None) for cb in self.bars):
+            if b is not None: b.total = max(state.global_step, min(state.max_steps, round(state.global_step * self.limit / t)))
+
 # %% ../../nbs/11a_training_core.ipynb #2b91cf34
 def _opt(default, help: str, **meta):
     "A dataclass field with a help text (and `min`/`max`/`aliases` metadata)."
@@ -258,6 +281,8 @@ class TrainOptions:
     eval_tasks: int = _opt(100, "held-out tasks (or prompts) per evaluation", min=1)
     eval_file: str | None = _opt(None, "also evaluate on this task file (e.g. the packaged 480-task set)")
     time_limit: float | None = _opt(None, "stop (with a checkpoint) after this many minutes of training")
+    clock_schedule: bool = _opt(False, "with --time-limit: the learning-rate schedule follows the training clock, so the "
+                                "run ends with it finished (give --max-steps as an upper bound)")
     threads: int | None = _opt(None, "torch CPU threads (1 is often fastest on a shared machine)", min=1)
     quiet: bool = _opt(False, "no progress bars")
     verbose: bool = _opt(False, "also the libraries' own progress bars (datasets, transformers)")
@@ -291,6 +316,9 @@ def validate(self: TrainOptions):
     for k in ("learning_rate", "time_limit"):
         v = getattr(self, k, None)
         if v is not None and v <= 0: raise UserError(f"--{k.replace('_', '-')} must be positive (got {v})")
+    if getattr(self, "clock_schedule", False) and not self.time_limit:
+        raise UserError("--clock-schedule needs --time-limit (the schedule runs on the clock up to it)")
+
 
 # %% ../../nbs/11a_training_core.ipynb #31ac4c63
 VOLATILE = {"resume", "run_dir", "wandb_run_name", "log_with", "quiet", "verbose", "threads", "time_limit", "no_eval",
@@ -457,8 +485,9 @@ def done(self: TrainRun) -> dict | None:
 # %% ../../nbs/11a_training_core.ipynb #9c62917c
 @patch
 def callbacks(self: TrainRun, *extra) -> list:
-    "The clock and stop callbacks, then `extra` ones (None left out)."
-    return [self.clock, self.stopper, *(c for c in extra if c is not None)]
+    "The clock and stop callbacks (and the clock schedule with `--clock-schedule`), then `extra` ones (None left out)."
+    sched = ClockSchedule(self.clock, self.cfg.time_limit * 60) if getattr(self.cfg, "clock_schedule", False) else None
+    return [self.clock, self.stopper, *(c for c in (sched, *extra) if c is not None)]
 
 @patch
 def peft_config(self: TrainRun):
@@ -487,6 +516,8 @@ def train(self: TrainRun, trainer, **start) -> bool:
     for cb in trainer.callback_handler.callbacks:
         if isinstance(cb, EvalCallback): cb.trainer = trainer
     quiet_trainer(trainer, self.cfg.quiet, self.cfg.verbose)
+    for cb in trainer.callback_handler.callbacks:            # a clock schedule sets the bar's total from the clock
+        if isinstance(cb, ClockSchedule): cb.bars = [b for b in trainer.callback_handler.callbacks if isinstance(b, ProgressCallback)]
     if self.main: self.run.log("start", resumed_from=self.resume_from, **start)
     if not self._load_finished(trainer): self.output = trainer.train(resume_from_checkpoint=self.resume_from)
     self.step, reason = trainer.state.global_step, self.stopper.reason

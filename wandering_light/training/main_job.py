@@ -36,10 +36,11 @@ class MainJobConfig:
     "The options of `wl quickstart`: a profile's sizes (the defaults: the quickstart profile) and how to run it."
     profile: str = _opt("quickstart", "the profile's name (a recipe file sets it)")
     tasks: int = _opt(40_000, "certified tasks to generate (with route labels)", min=1)
-    sft_steps: int = _opt(4_000, "SFT steps (step-wise, world-model and one-shot examples)", min=1)
+    sft_steps: int = _opt(40_000, "SFT steps (step-wise, world-model and one-shot examples); with sft_minutes an upper "
+                          "bound, the schedule then runs on the clock", min=1)
     sft_batch: int = _opt(16, "SFT batch size", min=1)
-    sft_minutes: float | None = _opt(10.0, "SFT training-time limit in minutes (none: no limit)")
-    sft_eval_every: int = _opt(1_000, "SFT steps between held-out evaluations", min=1)
+    sft_minutes: float | None = _opt(9.5, "SFT training-time limit in minutes (none: no limit)")
+    sft_eval_every: int = _opt(2_000, "SFT steps between held-out evaluations", min=1)
     grpo_steps: int = _opt(0, "GRPO steps on the one-shot format (0: no GRPO stage)", min=0)
     grpo_batch: int = _opt(32, "GRPO completions per step", min=8)
     grpo_minutes: float | None = _opt(3.0, "GRPO training-time limit in minutes (none: no limit)")
@@ -50,7 +51,7 @@ class MainJobConfig:
 
     run_dir: str | None = _opt(None, "run directory (default runs/quickstart, or runs/quickstart-smoke)")
     seed: int = _opt(0, "random seed")
-    threads: int = _opt(1, "torch CPU threads (0: torch's default)", min=0)
+    threads: int = _opt(0, "torch CPU threads (0: torch's default, every core)", min=0)
     quiet: bool = _opt(False, "no progress bars")
     verbose: bool = _opt(False, "also the libraries' own progress bars")
 
@@ -73,8 +74,9 @@ def stage_sft(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = F
     return run_sft(check_config(SFTRunConfig(
         task="steps", world_share=0.1, oneshot_share=0.1, data=str(run.path / "data"), run_dir=str(d),
         max_steps=p["sft_steps"], per_device_train_batch_size=p["sft_batch"], max_length=256, group_by_length=True,
-        eval_every=p["sft_eval_every"], eval_tasks=min(p["heldout"], 300), save_steps=max(10, p["sft_steps"] // 7),
-        logging_steps=max(5, p["sft_steps"] // 40), seed=seed, time_limit=p["sft_minutes"], threads=threads or None,
+        eval_every=p["sft_eval_every"], eval_tasks=min(p["heldout"], 300), save_steps=p["sft_eval_every"], warmup_ratio=0.02,
+        logging_steps=min(100, max(5, p["sft_steps"] // 40)), seed=seed, time_limit=p["sft_minutes"],
+        clock_schedule=p["sft_minutes"] is not None, threads=threads or None,
         quiet=quiet, verbose=verbose, resume=_resume(d))))
 
 # %% ../../nbs/16_main_job.ipynb #e4cd8c25
@@ -207,7 +209,7 @@ def run_job(cfg: MainJobConfig, run_dir: str | Path) -> dict:
 
 # %% ../../nbs/16_main_job.ipynb #2dd77303
 def run_main_job(run_dir: str | Path = "runs/quickstart", profile: str = "quickstart", seed: int = 0,
-                 threads: int | None = 1, quiet: bool = False) -> dict:
+                 threads: int | None = None, quiet: bool = False) -> dict:
     "The main job with a packaged profile (`quickstart` or `smoke`) into `run_dir`; returns the headline figures."
     if profile not in PROFILES: raise UserError(f"unknown profile {profile!r}; choose from {', '.join(PROFILES)}")
     return run_job(MainJobConfig(**load_recipe(profile), seed=seed, threads=threads or 0, quiet=quiet), run_dir)

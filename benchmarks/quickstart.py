@@ -1,0 +1,38 @@
+"""The main job as a user runs it (`wl quickstart`, the quickstart profile), its figures and wall time recorded.
+
+It runs `training.main_job.run_main_job` into `--run-dir` (resuming it; a finished job is read back, not run again)
+and reports the headline success rates (step-wise, guided, one-shot, BFS, random search, on the held-out tasks and
+the upstream 480-task set), the wall time of each stage and in all, the SFT steps the time limit allowed, and the SFT
+learning curve (step-wise success on held-out tasks against training minutes).
+
+Usage: python benchmarks/quickstart.py [--save] [--run-dir runs/quickstart] [--threads 0]
+"""
+import argparse, json, sys
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).parent))
+from _common import report
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--save", action="store_true")
+    ap.add_argument("--run-dir", default="runs/quickstart")
+    ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default, every core)")
+    a = ap.parse_args(argv)
+    from wandering_light.training.main_job import run_main_job
+    from wandering_light.utils import RunDir
+    run = Path(a.run_dir)
+    headline = run_main_job(run, "quickstart", threads=a.threads or None, quiet=True)
+    timing = {e["stage"]: e["seconds"] for e in RunDir(run).events("stage")}
+    sft = json.loads((run / "sft" / "summary.json").read_text())
+    curve = [{"step": e["step"], "train_minutes": round(e["train_seconds"] / 60, 2), "success_rate": round(e["success_rate"], 4)}
+             for e in RunDir(run / "sft").events("eval")]
+    held = json.loads((run / "eval-heldout" / "summary.json").read_text())["stepwise"]
+    figures = {"headline": headline, "heldout_tasks": held["tasks"],
+               "stepwise_by_distance": {"heldout": {d: round(v["success_rate"], 4) for d, v in held["by_distance"].items()}}, "stage_wall_seconds": timing, "wall_minutes": round(sum(timing.values()) / 60, 2),
+               "sft_steps": sft["steps"], "sft_train_minutes": round(sft["train_seconds"] / 60, 2), "sft_stopped": sft["stopped"],
+               "sft_learning_curve_heldout": curve, "threads": a.threads or "torch default"}
+    report("quickstart", figures, argv)
+    return 0
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
