@@ -36,6 +36,7 @@ def main(argv):
     ap.add_argument("--seed-batches", type=int, default=4000, help="as benchmarks/agent.py")
     ap.add_argument("--plan-budget", type=int, default=300, help="tool applications per plan search")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--name", default="agent_stepwise", help="results file: benchmarks/results/NAME.json")
     ap.add_argument("--views", type=int, default=1, help="the policy reads each state in this many rotated orders of its pairs (StepPolicy views)")
     a = ap.parse_args(argv)
     run = Path(a.run_dir)
@@ -99,7 +100,7 @@ def main(argv):
              "stop_reasons": {k: sum(t.result["stop_reason"] == k for t in agent) for k in ("solved", "budget", "gave_up")},
              "by_reference_length": {str(d): rate([x for x, t in zip(agent, kept) if len(t.reference) == d])
                                      for d in sorted({len(t.reference) for t in kept})}}
-    report("agent_stepwise", figures, argv, notes)
+    report(a.name, figures, argv, notes, script="agent_stepwise")
     return 0
 
 if __name__ == "__main__":

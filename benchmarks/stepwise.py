@@ -251,7 +251,7 @@ def main(argv):
         "learning_curve_upstream480_stepwise": curve,
         "sft": {"steps": s_res["steps"], "planned_steps": a.steps, "clock_schedule": not a.steps, "train_minutes": round(s_res["train_seconds"] / 60, 2),
                 "examples": s_res["steps"] * a.batch_size, "batch_size": a.batch_size,
-                "target_loss": not a.no_target_loss, "step_results": a.step_results, "stopped": s_res["stopped"]
+                "target_loss": not a.no_target_loss, "step_results": a.step_results, "stopped": s_res["stopped"],
                 "wall_minutes": round(sft["wall_s"] / 60, 2), "threads": a.threads},
         "data": {"tasks": sum(v["tasks"] for k, v in data["result"]["files"].items()), "wall_s": data["wall_s"]},
         "model": f"{a.size} (Llama, from scratch), DSL tokenizer; one model for step, world-model and one-shot prompts",

@@ -241,7 +241,9 @@ class ClockSchedule(TrainerCallback):
 
     def on_train_begin(self, args, state, control, lr_scheduler=None, **kw):
         "Wrap each of the scheduler's step functions (it is loaded from the checkpoint first when a run resumes)."
-        if lr_scheduler is None or not hasattr(lr_scheduler, "lr_lambdas"): return
+        if not hasattr(lr_scheduler, "lr_lambdas"):
+            raise UserError(f"--clock-schedule drives a step-function schedule (cosine, linear, constant, ...), not "
+                            f"{args.lr_scheduler_type!r}")
         n = state.max_steps
         lr_scheduler.lr_lambdas = [lambda s, f=f: f(self.virtual_step(s, n)) for f in lr_scheduler.lr_lambdas]
 
