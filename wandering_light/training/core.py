@@ -318,9 +318,8 @@ def validate(self: TrainOptions):
     for k in ("learning_rate", "time_limit"):
         v = getattr(self, k, None)
         if v is not None and v <= 0: raise UserError(f"--{k.replace('_', '-')} must be positive (got {v})")
-    if getattr(self, "clock_schedule", False) and not self.time_limit:
+    if self.clock_schedule and not self.time_limit:
         raise UserError("--clock-schedule needs --time-limit (the schedule runs on the clock up to it)")
-
 
 # %% ../../nbs/11a_training_core.ipynb #31ac4c63
 VOLATILE = {"resume", "run_dir", "wandb_run_name", "log_with", "quiet", "verbose", "threads", "time_limit", "no_eval",
@@ -488,7 +487,7 @@ def done(self: TrainRun) -> dict | None:
 @patch
 def callbacks(self: TrainRun, *extra) -> list:
     "The clock and stop callbacks (and the clock schedule with `--clock-schedule`), then `extra` ones (None left out)."
-    sched = ClockSchedule(self.clock, self.cfg.time_limit * 60) if getattr(self.cfg, "clock_schedule", False) else None
+    sched = ClockSchedule(self.clock, self.cfg.time_limit * 60) if self.cfg.clock_schedule else None
     return [self.clock, self.stopper, *(c for c in (sched, *extra) if c is not None)]
 
 @patch
@@ -515,11 +514,11 @@ def _load_finished(self: TrainRun, trainer) -> bool:
 @patch
 def train(self: TrainRun, trainer, **start) -> bool:
     "Train (from the resume point); True when it finished, False when a signal stopped it (logged, with a hint); divergence is an error."
-    for cb in trainer.callback_handler.callbacks:
-        if isinstance(cb, EvalCallback): cb.trainer = trainer
     quiet_trainer(trainer, self.cfg.quiet, self.cfg.verbose)
-    for cb in trainer.callback_handler.callbacks:            # a clock schedule sets the bar's total from the clock
-        if isinstance(cb, ClockSchedule): cb.bars = [b for b in trainer.callback_handler.callbacks if isinstance(b, ProgressCallback)]
+    cbs = trainer.callback_handler.callbacks
+    for cb in cbs:
+        if isinstance(cb, EvalCallback): cb.trainer = trainer
+        if isinstance(cb, ClockSchedule): cb.bars = [b for b in cbs if isinstance(b, ProgressCallback)]  # its bar's total
     if self.main: self.run.log("start", resumed_from=self.resume_from, **start)
     if not self._load_finished(trainer): self.output = trainer.train(resume_from_checkpoint=self.resume_from)
     self.step, reason = trainer.state.global_step, self.stopper.reason
