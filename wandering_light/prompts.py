@@ -18,32 +18,37 @@ from .trajectory import (Trajectory, UnknownFunctionError, parse_pipeline, forma
 
 # %% auto #0
 __all__ = ['MAX_MESSAGE_CHARS', 'MAX_VALUE_CHARS', 'VALUE_LIMITS', 'PARSE_ERRORS', 'PROMPT_STYLES', 'INSTRUCTED_INDUCTION_HEAD',
-           'INSTRUCTED_INDUCTION_TAIL', 'STEP_STOP', 'INSTRUCTED_PROPOSER_HEAD', 'INSTRUCTED_PROPOSER_TAIL',
-           'BLOCK_START', 'BLOCK_END', 'Q_RUNS', 'Q_PROGRESS', 'Q_REACH', 'Q_EXPECT', 'Q_MATCHED', 'Q_REACHED',
-           'AGENT_WORDS', 'render_value', 'render_typed_list', 'as_text', 'short_message', 'parse_value',
-           'clean_completion', 'ParsedPipeline', 'parse_completion', 'function_signatures', 'induction_prompt',
-           'induction_completion', 'induction_example', 'step_prompt', 'step_completion', 'ParsedStep', 'parse_step',
-           'world_prompt', 'world_completion', 'proposer_prompt', 'proposer_completion', 'proposer_example',
-           'ParsedProposal', 'parse_proposal', 'chat_messages', 'synthesis_prompt', 'question_suffix', 'answer_text',
-           'parse_answer', 'agent_window', 'block_type_prompt', 'parse_block_type']
+           'INSTRUCTED_INDUCTION_TAIL', 'STEP_STOP', 'STEP_DIGITS', 'INSTRUCTED_PROPOSER_HEAD',
+           'INSTRUCTED_PROPOSER_TAIL', 'BLOCK_START', 'BLOCK_END', 'Q_RUNS', 'Q_PROGRESS', 'Q_REACH', 'Q_EXPECT',
+           'Q_MATCHED', 'Q_REACHED', 'AGENT_WORDS', 'render_value', 'render_typed_list', 'as_text', 'short_message',
+           'parse_value', 'clean_completion', 'ParsedPipeline', 'parse_completion', 'function_signatures',
+           'induction_prompt', 'induction_completion', 'induction_example', 'step_prompt', 'step_completion',
+           'ParsedStep', 'parse_step', 'world_prompt', 'world_completion', 'proposer_prompt', 'proposer_completion',
+           'proposer_example', 'ParsedProposal', 'parse_proposal', 'chat_messages', 'synthesis_prompt',
+           'question_suffix', 'answer_text', 'parse_answer', 'agent_window', 'block_type_prompt', 'parse_block_type']
 
 # %% ../nbs/07_prompts.ipynb #1f3ad97b
 def _order_key(x) -> str:
     try: return json.dumps(to_json_value(x), sort_keys=True)
     except TypeError: return repr(x)
 
-def render_value(v: Any) -> str:
-    "A value as a Python literal, like `repr` but deterministic (set items in a fixed order)."
-    t = type(v)
-    if t is list: return "[" + ", ".join(render_value(x) for x in v) + "]"
-    if t is tuple:
-        if len(v) == 1: return "(" + render_value(v[0]) + ",)"
-        return "(" + ", ".join(render_value(x) for x in v) + ")"
-    if t is dict: return "{" + ", ".join(f"{render_value(k)}: {render_value(x)}" for k, x in v.items()) + "}"
+def _short(x: float, digits: int | None) -> float:
+    "`x` rounded to `digits` significant digits (None, nan and inf: as it is)."
+    return x if digits is None or not math.isfinite(x) else float(f"{x:.{digits}g}")
+
+def render_value(v: Any, digits: int | None = None) -> str:
+    """A value as a Python literal, like `repr` but deterministic (set items in a fixed order); `digits`: floats (and
+    complex parts) rounded to that many significant digits."""
+    t, r = type(v), lambda x: render_value(x, digits)
+    if t is list: return "[" + ", ".join(map(r, v)) + "]"
+    if t is tuple: return "(" + r(v[0]) + ",)" if len(v) == 1 else "(" + ", ".join(map(r, v)) + ")"
+    if t is dict: return "{" + ", ".join(f"{r(k)}: {r(x)}" for k, x in v.items()) + "}"
     if t is set or t is frozenset:
         if not v: return f"{t.__name__}()"
-        inner = "{" + ", ".join(render_value(x) for x in sorted(v, key=_order_key)) + "}"
+        inner = "{" + ", ".join(map(r, sorted(v, key=_order_key))) + "}"
         return inner if t is set else f"frozenset({inner})"
+    if digits is not None and t is float: return repr(_short(v, digits))
+    if digits is not None and t is complex: return repr(complex(_short(v.real, digits), _short(v.imag, digits)))
     return repr(v)
 
 def render_typed_list(tl: TypedList | list) -> str:
@@ -271,13 +276,15 @@ def induction_example(input, output, pipeline, style: str = "bare", functions: F
 
 # %% ../nbs/07_prompts.ipynb #b17f380d
 STEP_STOP = "stop"
+STEP_DIGITS = 6                             # significant digits of the floats a step prompt shows
 
-def step_prompt(current: TypedList | list, target: TypedList | list, steps=None) -> str:
-    "The prompt of one step: each current value beside its target, and (optionally) the tools applied so far."
+def step_prompt(current: TypedList | list, target: TypedList | list, steps=None, digits: int | None = STEP_DIGITS) -> str:
+    """The prompt of one step: each current value beside its target (floats to `digits` significant digits), and
+    (optionally) the tools applied so far."""
     current, target = _as_tl(current), _as_tl(target)
     if len(current) != len(target): raise ValueError(f"{len(current)} values but {len(target)} targets")
     done = f"Steps: {_names(steps) or 'none'}\n" if steps is not None else ""
-    pairs = "".join(f"{render_value(x)} => {render_value(y)}\n" for x, y in zip(current, target))
+    pairs = "".join(f"{render_value(x, digits)} => {render_value(y, digits)}\n" for x, y in zip(current, target))
     return (done + f"Values ({short_type_name(current.item_type)}) => Target ({short_type_name(target.item_type)}):\n"
             + pairs + "Next:")
 

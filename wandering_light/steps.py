@@ -19,8 +19,8 @@ from .tasks import InductionTask, default_functions
 from . import prompts as P
 
 # %% auto #0
-__all__ = ['STEP_DISTANCE_WEIGHTS', 'TARGET_OFFSET', 'task_route', 'step_rows', 'step_examples', 'target_spans', 'result_tail',
-           'tokenized_examples', 'target_loss', 'step_dataset', 'step_states']
+__all__ = ['STEP_DISTANCE_WEIGHTS', 'TARGET_OFFSET', 'PAIR_OFFSET', 'task_route', 'step_rows', 'step_examples', 'target_spans',
+           'result_tail', 'tokenized_examples', 'target_loss', 'step_dataset', 'step_states']
 
 # %% ../nbs/07b_steps.ipynb #f88e190c
 def task_route(task: InductionTask, space: SearchSpace | None = None,
@@ -75,7 +75,7 @@ def target_spans(current, target) -> tuple[str, list[tuple[int, int]]]:
     prompt, spans = P.step_prompt(current, target), []
     pos = prompt.index("\n") + 1                                  # the pairs start after the header line
     for x, y in zip(current, target):
-        rx, ry = P.render_value(x), P.render_value(y)
+        rx, ry = P.render_value(x, P.STEP_DIGITS), P.render_value(y, P.STEP_DIGITS)
         line = f"{rx} => {ry}\n"
         if not prompt.startswith(line, pos): raise ValueError("step_prompt's layout changed: update target_spans")
         spans.append((pos + len(rx) + 4, pos + len(line))); pos += len(line)
@@ -86,16 +86,23 @@ def result_tail(values, results) -> tuple[str, list[tuple[int, int]]]:
     "The text after a step's tool: a newline, then `value => result` per value; and each result's span in it (with its newline)."
     text, spans = "\n", []
     for x, y in zip(values, results):
-        rx, ry = P.render_value(x), P.render_value(y)
+        rx, ry = P.render_value(x, P.STEP_DIGITS), P.render_value(y, P.STEP_DIGITS)
         spans.append((len(text) + len(rx) + 4, len(text) + len(rx) + 4 + len(ry) + 1)); text += f"{rx} => {ry}\n"
     return text, spans
 
 # %% ../nbs/07b_steps.ipynb #cc5a9a1b
 TARGET_OFFSET = 1 << 24                     # above any vocabulary: a label at or over it is a target-value token
+PAIR_OFFSET = 2 * TARGET_OFFSET             # ... and at or over this, the tool learnt after a line of pairs
 
-def tokenized_examples(tokenizer, rows: Sequence[dict], batch_size: int = 1000) -> list[dict]:
+def _pair_labels(spans, offs, lab: list, tool: int):
+    "Label the first token after each pair line but the last with the step's tool (shifted by `PAIR_OFFSET`)."
+    starts = {b for _, b in spans[:-1]}
+    for k, (a, b) in enumerate(offs):
+        if a in starts and b > a and lab[k] == -100: lab[k] = tool + PAIR_OFFSET
+
+def tokenized_examples(tokenizer, rows: Sequence[dict], batch_size: int = 1000, pairs: bool = False) -> list[dict]:
     """`input_ids` and `labels` of each row's prompt + completion (+ `tail`) + EOS: the completion learnt (with EOS when
-    there is no tail), the tokens in `spans` (and the tail's `tail_spans`) as targets."""
+    there is no tail), the tokens in `spans` (and the tail's `tail_spans`) as targets; `pairs`: the tool after each line."""
     out = []
     for s in range(0, len(rows), batch_size):
         part = rows[s:s + batch_size]
@@ -105,34 +112,38 @@ def tokenized_examples(tokenizer, rows: Sequence[dict], batch_size: int = 1000) 
             spans = [*(r.get("spans") or ()), *((a + c, b + c) for a, b in r.get("tail_spans") or ())]
             lab = [i if n <= a < c else i + TARGET_OFFSET if b > a and any(x <= a < y for x, y in spans) else -100
                    for i, (a, b) in zip(ids, offs)]
+            if pairs and r.get("spans"): _pair_labels(r["spans"], offs, lab, [i for i, (a, _) in zip(ids, offs) if n <= a < c][-1])
             eos = tokenizer.eos_token_id
             out.append({"input_ids": [*ids, eos], "labels": [*lab, -100 if r.get("tail") else eos]})
     return out
 
 # %% ../nbs/07b_steps.ipynb #99ef298b
-def target_loss(logits: torch.Tensor, labels: torch.Tensor, weight: float = 1.0) -> torch.Tensor:
-    "Mean next-token loss over the completion's labels plus `weight` x the mean over the target-value labels (see above)."
+def target_loss(logits: torch.Tensor, labels: torch.Tensor, weight: float = 1.0, pair_weight: float = 1.0) -> torch.Tensor:
+    """Mean next-token loss over the completion's labels, plus `weight` x the mean over the target-value labels, plus
+    `pair_weight` x the mean over the tools learnt after the pair lines (see above)."""
     logits, labels = logits[:, :-1].flatten(0, 1).float(), labels[:, 1:].flatten()
     def mean_ce(y):
         keep = y != -100
         return F.cross_entropy(logits[keep], y[keep]) if keep.any() else logits.sum() * 0.0
     tool = torch.where(labels < TARGET_OFFSET, labels, -100)
-    target = torch.where(labels >= TARGET_OFFSET, labels - TARGET_OFFSET, -100)
-    return mean_ce(tool) + weight * mean_ce(target)
+    target = torch.where((labels >= TARGET_OFFSET) & (labels < PAIR_OFFSET), labels - TARGET_OFFSET, -100)
+    pair = torch.where(labels >= PAIR_OFFSET, labels - PAIR_OFFSET, -100)
+    return mean_ce(tool) + weight * mean_ce(target) + pair_weight * mean_ce(pair)
 
 # %% ../nbs/07b_steps.ipynb #9e201f29
 def step_dataset(tasks: Sequence[InductionTask], world_share: float = 0.0, oneshot_share: float = 0.0, seed: int = 0,
-                 tokenizer=None, target_loss: bool = False, results: bool = False):
+                 tokenizer=None, target_loss: bool = False, results: bool = False, pairs: bool = False):
     """`step_examples` as a shuffled `datasets.Dataset`: columns `prompt`, `completion`, `kind`; with `target_loss`,
-    tokenized by `tokenizer` with the target values learnt too (columns `input_ids`, `labels`, `kind`; see below), and
-    with `results` the chosen tool's results after it."""
+    tokenized by `tokenizer` with the target values learnt too (columns `input_ids`, `labels`, `kind`; see below), with
+    `results` the chosen tool's results after it, and with `pairs` the tool after each pair line."""
     import datasets
-    if results and not target_loss: raise ValueError("results are learnt by the target loss: give target_loss=True")
+    if (results or pairs) and not target_loss:
+        raise ValueError("results and pairs are learnt by the target loss: give target_loss=True")
     rows = step_examples(tasks, world_share, oneshot_share, seed, spans=target_loss, results=results)
     random.Random(seed).shuffle(rows)
     if target_loss:
         if tokenizer is None: raise ValueError("target_loss needs the tokenizer")
-        rows = [r | {"kind": k} for r, k in zip(tokenized_examples(tokenizer, rows), (r["kind"] for r in rows))]
+        rows = [r | {"kind": k} for r, k in zip(tokenized_examples(tokenizer, rows, pairs=pairs), (r["kind"] for r in rows))]
     return datasets.Dataset.from_list(rows)
 
 # %% ../nbs/07b_steps.ipynb #6d26ae1d

@@ -143,6 +143,12 @@ def _read_run_config(cfg_path: Path) -> dict:
                         "directory's results with this command's config, or use another run directory")
     return old
 
+# %% ../nbs/00a_utils.ipynb #6a86968d
+def _same_setting(a, b) -> bool:
+    "Two config values that mean the same: equal, or two spellings of one path (`runs/x/data`, `./runs/x/data`, absolute)."
+    if a == b: return True
+    return isinstance(a, str) and isinstance(b, str) and "/" in a and "/" in b and Path(a).resolve() == Path(b).resolve()
+
 # %% ../nbs/00a_utils.ipynb #645523db
 class RunDir:
     "A run directory (see the table above); reopening one resumes it."
@@ -156,7 +162,7 @@ class RunDir:
             old = _read_run_config(cfg_path)
             if config is not None:
                 ign = set(ignore_keys)
-                diff = sorted(k for k in set(old) | set(config) if k not in ign and old.get(k) != config.get(k))
+                diff = sorted(k for k in set(old) | set(config) if k not in ign and not _same_setting(old.get(k), config.get(k)))
                 if diff: raise UserError(f"{self.path} holds a run with a different config ({', '.join(diff)}); use another directory")
             self.config = old
         else:

@@ -54,6 +54,9 @@ class SFTRunConfig(TrainOptions, SFTConfig):
                              "above it (in-context function learning on the same forward pass; off: the tool only)")
     step_results: bool = _opt(False, "steps, with --target-loss: after the tool, what it returns for each value, learnt "
                               "like the targets (what the named tool does, on the same forward pass)")
+    pair_loss: float = _opt(0.0, "steps, with --target-loss: weight of the tool also learnt after every pair line but the "
+                            "last, from the pairs above it (deep supervision on the same forward pass; 0, the default: off, as it "
+                            "showed no gain in trials: see the steps chapter)", min=0.0)
     self_tasks: int = _opt(4_000, "self: training tasks the start policy is rolled out on (its outcomes are the labels)", min=1)
     self_max_steps: int = _opt(8, "self: the budget of that rollout, in tools", min=1)
     model_name: str = _opt("tiny", "model size to build from scratch (tiny, small, base) or a checkpoint directory / hub name")
@@ -75,6 +78,8 @@ class SFTRunConfig(TrainOptions, SFTConfig):
             raise UserError("--task self learns a policy's own outcomes: give --model-name a step-wise checkpoint")
         if self.step_results and not self.target_loss:
             raise UserError("--step-results are learnt by the target loss: drop --target-loss False, or --step-results")
+        if self.pair_loss and not self.target_loss:
+            raise UserError("--pair-loss is learnt with the target loss: drop --target-loss False, or --pair-loss")
         if self.learning_rate is None: self.learning_rate = 1e-3 if self.model_name in MODEL_SIZES else 1e-4
         super().__post_init__()
 
@@ -233,15 +238,15 @@ def eval_callback(cfg, data: dict, tok, tr: TrainRun, at_start: bool = False, so
 
 # %% ../../nbs/12_sft.ipynb #0dcf3fc7
 class TargetLossTrainer(SFTTrainer):
-    "TRL's `SFTTrainer` whose loss is `steps.target_loss`: the completion's mean plus the target values' mean."
-    target_weight = 1.0
+    "TRL's `SFTTrainer` whose loss is `steps.target_loss`: the completion's mean plus the target values' (and the pairs') mean."
+    target_weight, pair_weight = 1.0, 0.0
     loss_is_scaled_for_ga = False       # a mean per micro-batch: the Trainer divides it by the accumulation steps
 
     def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
-        "The forward pass without labels (they hold shifted target tokens), then the two-mean loss."
+        "The forward pass without labels (they hold shifted target tokens), then the loss of means."
         labels = inputs.pop("labels")
         out = model(**inputs, use_cache=False)
-        loss = target_loss(out.logits, labels, self.target_weight)
+        loss = target_loss(out.logits, labels, self.target_weight, self.pair_weight)
         return (loss, out) if return_outputs else loss
 
 # %% ../../nbs/12_sft.ipynb #a2769013
@@ -253,7 +258,7 @@ def run_sft(cfg: SFTRunConfig) -> dict:
         if not data["train"]: raise UserError("no training tasks")
         model, tok, _ = start_model(cfg.model_name, cfg.seed)
         if cfg.task == "steps": ds = step_dataset(data["train"], cfg.world_share, cfg.oneshot_share, cfg.seed, tok, cfg.target_loss,
-                                                    cfg.step_results)
+                                                    cfg.step_results, pairs=cfg.pair_loss > 0)
         elif cfg.task == "self":                # labels: what the start policy does, one greedy rollout per task
             from wandering_light.stepwise import StepPolicy
             rows = outcome_rows(StepPolicy(model, tok), _sample(data["train"], cfg.self_tasks, f"{cfg.seed}:self"), cfg.self_max_steps)
@@ -264,6 +269,7 @@ def run_sft(cfg: SFTRunConfig) -> dict:
         trainer_cls = TargetLossTrainer if cfg.task == "steps" and cfg.target_loss else SFTTrainer
         trainer = trainer_cls(model=model, args=cfg, train_dataset=ds, processing_class=tok, peft_config=tr.peft_config(),
                              callbacks=tr.callbacks(eval_callback(cfg, data, tok, tr)))
+        if isinstance(trainer, TargetLossTrainer): trainer.pair_weight = cfg.pair_loss
         if not tr.train(trainer, train_tasks=len(data["train"]), heldout_tasks=len(data["heldout"])): return tr.stopped
         s = tr.summary(task=cfg.task, train_loss=tr.output.training_loss)
         return tr.finish(trainer, tok, s, f"# SFT run ({cfg.task})\n\nModel `{cfg.model_name}`, recipe `{cfg.recipe}`, "
