@@ -32,9 +32,9 @@ def _order_key(x) -> str:
     try: return json.dumps(to_json_value(x), sort_keys=True)
     except TypeError: return repr(x)
 
-def _short(x: float, digits: int | None) -> float:
-    "`x` rounded to `digits` significant digits (None, nan and inf: as it is)."
-    return x if digits is None or not math.isfinite(x) else float(f"{x:.{digits}g}")
+def _short(x: float, digits: int) -> float:
+    "`x` rounded to `digits` significant digits (nan and inf as they are)."
+    return float(f"{x:.{digits}g}") if math.isfinite(x) else x
 
 def render_value(v: Any, digits: int | None = None) -> str:
     """A value as a Python literal, like `repr` but deterministic (set items in a fixed order); `digits`: floats (and

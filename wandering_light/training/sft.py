@@ -239,7 +239,7 @@ def eval_callback(cfg, data: dict, tok, tr: TrainRun, at_start: bool = False, so
 # %% ../../nbs/12_sft.ipynb #0dcf3fc7
 class TargetLossTrainer(SFTTrainer):
     "TRL's `SFTTrainer` whose loss is `steps.target_loss`: the completion's mean plus the target values' (and the pairs') mean."
-    target_weight, pair_weight = 1.0, 0.0
+    target_weight, pair_weight = 1.0, 1.0          # as `target_loss`; `run_sft` sets the pairs' from --pair-loss
     loss_is_scaled_for_ga = False       # a mean per micro-batch: the Trainer divides it by the accumulation steps
 
     def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
