@@ -102,11 +102,12 @@ MODEL_SIZES = {
 
 def model_config(size: str, tokenizer: PreTrainedTokenizerFast, max_position_embeddings: int = 2048,
                  **overrides) -> LlamaConfig:
-    "The `LlamaConfig` of a named size for `tokenizer` (keyword arguments override any field)."
+    """The `LlamaConfig` of a named size for `tokenizer` (keyword arguments override any field); it records the step
+    prompt's format (`wl_step_format`), so that a policy can refuse a checkpoint trained on another."""
     if size not in MODEL_SIZES: raise UserError(f"unknown model size {size!r}; choose from {', '.join(MODEL_SIZES)}")
     kw = dict(MODEL_SIZES[size], vocab_size=len(tokenizer), max_position_embeddings=max_position_embeddings,
               tie_word_embeddings=True, pad_token_id=tokenizer.pad_token_id, bos_token_id=tokenizer.bos_token_id,
-              eos_token_id=tokenizer.eos_token_id)
+              eos_token_id=tokenizer.eos_token_id, wl_step_format=P.STEP_FORMAT)
     kw.setdefault("num_key_value_heads", kw["num_attention_heads"])
     return LlamaConfig(**{**kw, **overrides})
 

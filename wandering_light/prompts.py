@@ -18,14 +18,15 @@ from .trajectory import (Trajectory, UnknownFunctionError, parse_pipeline, forma
 
 # %% auto #0
 __all__ = ['MAX_MESSAGE_CHARS', 'MAX_VALUE_CHARS', 'VALUE_LIMITS', 'PARSE_ERRORS', 'PROMPT_STYLES', 'INSTRUCTED_INDUCTION_HEAD',
-           'INSTRUCTED_INDUCTION_TAIL', 'STEP_STOP', 'STEP_DIGITS', 'INSTRUCTED_PROPOSER_HEAD',
-           'INSTRUCTED_PROPOSER_TAIL', 'BLOCK_START', 'BLOCK_END', 'Q_RUNS', 'Q_PROGRESS', 'Q_REACH', 'Q_EXPECT',
-           'Q_MATCHED', 'Q_REACHED', 'AGENT_WORDS', 'render_value', 'render_typed_list', 'as_text', 'short_message',
-           'parse_value', 'clean_completion', 'ParsedPipeline', 'parse_completion', 'function_signatures',
-           'induction_prompt', 'induction_completion', 'induction_example', 'step_prompt', 'step_completion',
-           'ParsedStep', 'parse_step', 'world_prompt', 'world_completion', 'proposer_prompt', 'proposer_completion',
-           'proposer_example', 'ParsedProposal', 'parse_proposal', 'chat_messages', 'synthesis_prompt',
-           'question_suffix', 'answer_text', 'parse_answer', 'agent_window', 'block_type_prompt', 'parse_block_type']
+           'INSTRUCTED_INDUCTION_TAIL', 'STEP_STOP', 'STEP_DIGITS', 'STEP_SEP', 'STEP_FORMAT',
+           'INSTRUCTED_PROPOSER_HEAD', 'INSTRUCTED_PROPOSER_TAIL', 'BLOCK_START', 'BLOCK_END', 'Q_RUNS', 'Q_PROGRESS',
+           'Q_REACH', 'Q_EXPECT', 'Q_MATCHED', 'Q_REACHED', 'AGENT_WORDS', 'render_value', 'render_typed_list',
+           'as_text', 'short_message', 'parse_value', 'clean_completion', 'ParsedPipeline', 'parse_completion',
+           'function_signatures', 'induction_prompt', 'induction_completion', 'induction_example', 'step_prompt',
+           'step_completion', 'ParsedStep', 'parse_step', 'world_prompt', 'world_completion', 'proposer_prompt',
+           'proposer_completion', 'proposer_example', 'ParsedProposal', 'parse_proposal', 'chat_messages',
+           'synthesis_prompt', 'question_suffix', 'answer_text', 'parse_answer', 'agent_window', 'block_type_prompt',
+           'parse_block_type']
 
 # %% ../nbs/07_prompts.ipynb #1f3ad97b
 def _order_key(x) -> str:
@@ -277,16 +278,18 @@ def induction_example(input, output, pipeline, style: str = "bare", functions: F
 # %% ../nbs/07_prompts.ipynb #b17f380d
 STEP_STOP = "stop"
 STEP_DIGITS = 6                             # significant digits of the floats a step prompt shows
+STEP_SEP = "\t"                             # between a value and its target, and between the two types
+STEP_FORMAT = "table-6"                     # names the layout and digits: a model built here records it (see models)
 
 def step_prompt(current: TypedList | list, target: TypedList | list, steps=None, digits: int | None = STEP_DIGITS) -> str:
-    """The prompt of one step: each current value beside its target (floats to `digits` significant digits), and
-    (optionally) the tools applied so far."""
+    """The prompt of one step: a two-column table, the types and then each current value beside its target (floats to
+    `digits` significant digits), after (optionally) the tools applied so far."""
     current, target = _as_tl(current), _as_tl(target)
     if len(current) != len(target): raise ValueError(f"{len(current)} values but {len(target)} targets")
     done = f"Steps: {_names(steps) or 'none'}\n" if steps is not None else ""
-    pairs = "".join(f"{render_value(x, digits)} => {render_value(y, digits)}\n" for x, y in zip(current, target))
-    return (done + f"Values ({short_type_name(current.item_type)}) => Target ({short_type_name(target.item_type)}):\n"
-            + pairs + "Next:")
+    types = f"{short_type_name(current.item_type)}{STEP_SEP}{short_type_name(target.item_type)}\n"
+    pairs = "".join(f"{render_value(x, digits)}{STEP_SEP}{render_value(y, digits)}\n" for x, y in zip(current, target))
+    return done + types + pairs + "Next:"
 
 
 def step_completion(tool: FunctionDef | str | None) -> str:

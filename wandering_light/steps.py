@@ -76,18 +76,19 @@ def target_spans(current, target) -> tuple[str, list[tuple[int, int]]]:
     pos = prompt.index("\n") + 1                                  # the pairs start after the header line
     for x, y in zip(current, target):
         rx, ry = P.render_value(x, P.STEP_DIGITS), P.render_value(y, P.STEP_DIGITS)
-        line = f"{rx} => {ry}\n"
+        line = f"{rx}{P.STEP_SEP}{ry}\n"
         if not prompt.startswith(line, pos): raise ValueError("step_prompt's layout changed: update target_spans")
-        spans.append((pos + len(rx) + 4, pos + len(line))); pos += len(line)
+        spans.append((pos + len(rx) + len(P.STEP_SEP), pos + len(line))); pos += len(line)
     return prompt, spans
 
 # %% ../nbs/07b_steps.ipynb #e1946c48
 def result_tail(values, results) -> tuple[str, list[tuple[int, int]]]:
-    "The text after a step's tool: a newline, then `value => result` per value; and each result's span in it (with its newline)."
-    text, spans = "\n", []
+    "The text after a step's tool: a newline, then `value`, `STEP_SEP`, `result` per value; and each result's span in it (with its newline)."
+    text, spans, sep = "\n", [], P.STEP_SEP
     for x, y in zip(values, results):
         rx, ry = P.render_value(x, P.STEP_DIGITS), P.render_value(y, P.STEP_DIGITS)
-        spans.append((len(text) + len(rx) + 4, len(text) + len(rx) + 4 + len(ry) + 1)); text += f"{rx} => {ry}\n"
+        a = len(text) + len(rx) + len(sep)
+        spans.append((a, a + len(ry) + 1)); text += f"{rx}{sep}{ry}\n"
     return text, spans
 
 # %% ../nbs/07b_steps.ipynb #cc5a9a1b

@@ -75,8 +75,9 @@ def step_reward(completion, info, **kwargs) -> float:
     return s.reward()
 
 # %% ../../nbs/17a_envs_faces.ipynb #5a7d449c
-STEP_SYSTEM = ("Turn the values into their targets one tool at a time. Reply with one tool name per turn "
-               "(or `stop`). Tools: {tools}")
+STEP_SYSTEM = ("Turn the values into their targets one tool at a time. Below, a first row names the two types, and "
+               "each row after it is a value, a tab, and its target. Reply with one tool name per turn (or `stop`). "
+               "Tools: {tools}")
 
 class InductionStepEnv(vf.MultiTurnEnv):
     "Step-wise induction: one tool per turn, applied by the executor, until solved, stopped or out of turns."
