@@ -22,11 +22,11 @@ __all__ = ['MAX_MESSAGE_CHARS', 'MAX_VALUE_CHARS', 'VALUE_LIMITS', 'PARSE_ERRORS
            'INSTRUCTED_PROPOSER_HEAD', 'INSTRUCTED_PROPOSER_TAIL', 'BLOCK_START', 'BLOCK_END', 'Q_RUNS', 'Q_PROGRESS',
            'Q_REACH', 'Q_EXPECT', 'Q_MATCHED', 'Q_REACHED', 'AGENT_WORDS', 'render_value', 'render_typed_list',
            'as_text', 'short_message', 'parse_value', 'clean_completion', 'ParsedPipeline', 'parse_completion',
-           'function_signatures', 'induction_prompt', 'induction_completion', 'induction_example', 'step_prompt',
-           'step_completion', 'ParsedStep', 'parse_step', 'world_prompt', 'world_completion', 'proposer_prompt',
-           'proposer_completion', 'proposer_example', 'ParsedProposal', 'parse_proposal', 'chat_messages',
-           'synthesis_prompt', 'question_suffix', 'answer_text', 'parse_answer', 'agent_window', 'block_type_prompt',
-           'parse_block_type']
+           'function_signatures', 'induction_prompt', 'induction_completion', 'induction_example', 'step_row',
+           'step_table', 'step_prompt', 'step_completion', 'ParsedStep', 'parse_step', 'world_prompt',
+           'world_completion', 'proposer_prompt', 'proposer_completion', 'proposer_example', 'ParsedProposal',
+           'parse_proposal', 'chat_messages', 'synthesis_prompt', 'question_suffix', 'answer_text', 'parse_answer',
+           'agent_window', 'block_type_prompt', 'parse_block_type']
 
 # %% ../nbs/07_prompts.ipynb #1f3ad97b
 def _order_key(x) -> str:
@@ -281,16 +281,27 @@ STEP_DIGITS = 6                             # significant digits of the floats a
 STEP_SEP = "\t"                             # between a value and its target, and between the two types
 STEP_FORMAT = "table-6"                     # names the layout and digits: a model built here records it (see models)
 
-def step_prompt(current: TypedList | list, target: TypedList | list, steps=None, digits: int | None = STEP_DIGITS) -> str:
+def step_row(x, y, digits: int | None = STEP_DIGITS) -> tuple[str, int]:
+    "One row of the step table: `x`, `STEP_SEP`, `y` and a newline; and where `y` starts in it."
+    rx = render_value(x, digits)
+    return f"{rx}{STEP_SEP}{render_value(y, digits)}\n", len(rx) + len(STEP_SEP)
+
+def step_table(current: TypedList | list, target: TypedList | list, steps=None,
+               digits: int | None = STEP_DIGITS) -> tuple[str, list[tuple[int, int]]]:
     """The prompt of one step: a two-column table, the types and then each current value beside its target (floats to
-    `digits` significant digits), after (optionally) the tools applied so far."""
+    `digits` significant digits), after (optionally) the tools applied so far; and each target's span in it."""
     current, target = _as_tl(current), _as_tl(target)
     if len(current) != len(target): raise ValueError(f"{len(current)} values but {len(target)} targets")
     done = f"Steps: {_names(steps) or 'none'}\n" if steps is not None else ""
-    types = f"{short_type_name(current.item_type)}{STEP_SEP}{short_type_name(target.item_type)}\n"
-    pairs = "".join(f"{render_value(x, digits)}{STEP_SEP}{render_value(y, digits)}\n" for x, y in zip(current, target))
-    return done + types + pairs + "Next:"
+    text, spans = done + f"{short_type_name(current.item_type)}{STEP_SEP}{short_type_name(target.item_type)}\n", []
+    for x, y in zip(current, target):
+        row, k = step_row(x, y, digits)
+        spans.append((len(text) + k, len(text) + len(row))); text += row
+    return text + "Next:", spans
 
+def step_prompt(current: TypedList | list, target: TypedList | list, steps=None, digits: int | None = STEP_DIGITS) -> str:
+    "The prompt of one step (`step_table` without the spans)."
+    return step_table(current, target, steps, digits)[0]
 
 def step_completion(tool: FunctionDef | str | None) -> str:
     "The completion that answers a step prompt: `' double'`, or `' stop'` for None."

@@ -72,23 +72,15 @@ def step_examples(tasks: Sequence[InductionTask], world_share: float = 0.0, ones
 # %% ../nbs/07b_steps.ipynb #75852a8e
 def target_spans(current, target) -> tuple[str, list[tuple[int, int]]]:
     "`step_prompt(current, target)` and the character span of each target value in it (with its newline)."
-    prompt, spans = P.step_prompt(current, target), []
-    pos = prompt.index("\n") + 1                                  # the pairs start after the header line
-    for x, y in zip(current, target):
-        rx, ry = P.render_value(x, P.STEP_DIGITS), P.render_value(y, P.STEP_DIGITS)
-        line = f"{rx}{P.STEP_SEP}{ry}\n"
-        if not prompt.startswith(line, pos): raise ValueError("step_prompt's layout changed: update target_spans")
-        spans.append((pos + len(rx) + len(P.STEP_SEP), pos + len(line))); pos += len(line)
-    return prompt, spans
+    return P.step_table(current, target)
 
 # %% ../nbs/07b_steps.ipynb #e1946c48
 def result_tail(values, results) -> tuple[str, list[tuple[int, int]]]:
-    "The text after a step's tool: a newline, then `value`, `STEP_SEP`, `result` per value; and each result's span in it (with its newline)."
-    text, spans, sep = "\n", [], P.STEP_SEP
+    "The text after a step's tool: a newline, then a step-table row `value`, `result` per value; and each result's span in it (with its newline)."
+    text, spans = "\n", []
     for x, y in zip(values, results):
-        rx, ry = P.render_value(x, P.STEP_DIGITS), P.render_value(y, P.STEP_DIGITS)
-        a = len(text) + len(rx) + len(sep)
-        spans.append((a, a + len(ry) + 1)); text += f"{rx}{sep}{ry}\n"
+        row, k = P.step_row(x, y)
+        spans.append((len(text) + k, len(text) + len(row))); text += row
     return text, spans
 
 # %% ../nbs/07b_steps.ipynb #cc5a9a1b
