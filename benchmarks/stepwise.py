@@ -156,6 +156,7 @@ def main(argv):
     ap.add_argument("--s-per-step", type=float, default=0.12, help="expected step time (at --batch-size): only sets the "
                     "evaluation and checkpoint cadence (about 8 in the run); the schedule runs on the clock")
     ap.add_argument("--no-target-loss", action="store_true", help="learn the next tool only, not the target values (the old recipe)")
+    ap.add_argument("--compile", action="store_true", help="train a torch.compile'd model (--torch-compile): about a fifth more steps per minute on this CPU")
     ap.add_argument("--step-results", action="store_true", help="after each step's tool, learn what it returns for each value (with the target loss)")
     ap.add_argument("--pair-loss", type=float, default=0.0, help="weight of the tool also learnt after each pair line (with the target loss; 0: off)")
     ap.add_argument("--world-share", type=float, default=0.1)
@@ -199,7 +200,7 @@ def main(argv):
         ["--task", "steps", "--model-name", a.size, "--data", str(run / "data"), "--run-dir", str(run / "sft"),
          "--time-limit", str(a.minutes), "--max-steps", str(steps), "--batch-size", str(a.batch_size), "--learning-rate", a.learning_rate,
          "--warmup-ratio", "0.02", "--max-length", "256", "--world-share", str(a.world_share),
-         "--oneshot-share", str(a.oneshot_share), "--target-loss", str(not a.no_target_loss), *(["--step-results"] if a.step_results else []), "--pair-loss", str(a.pair_loss), "--eval-file", DEFAULT_EVAL_SET, "--eval-every", str(max(100, expected // 8)),
+         "--oneshot-share", str(a.oneshot_share), "--target-loss", str(not a.no_target_loss), *(["--step-results"] if a.step_results else []), *(["--torch-compile"] if a.compile else []), "--pair-loss", str(a.pair_loss), "--eval-file", DEFAULT_EVAL_SET, "--eval-every", str(max(100, expected // 8)),
          "--eval-tasks", "200", "--save-steps", str(max(100, expected // 8)), *clock, "--logging-steps", "50",
          "--threads", str(a.threads), "--dataset-num-proc", str(a.num_proc), "--quiet", *resume(run / "sft")])))
     held = run / "heldout_test.jsonl.gz"
@@ -259,7 +260,7 @@ def main(argv):
         "learning_curve_upstream480_stepwise": curve,
         "sft": {"steps": s_res["steps"], "planned_steps": a.steps, "clock_schedule": not a.steps, "train_minutes": round(s_res["train_seconds"] / 60, 2),
                 "examples": s_res["steps"] * a.batch_size, "batch_size": a.batch_size,
-                "target_loss": not a.no_target_loss, "step_results": a.step_results, "pair_loss": a.pair_loss,
+                "target_loss": not a.no_target_loss, "step_results": a.step_results, "torch_compile": a.compile, "pair_loss": a.pair_loss,
                 "step_prompt_float_digits": STEP_DIGITS, "step_prompt_format": STEP_FORMAT, "stopped": s_res["stopped"],
                 "wall_minutes": round(sft["wall_s"] / 60, 2), "threads": a.threads},
         "data": {"tasks": sum(v["tasks"] for k, v in data["result"]["files"].items()), "wall_s": data["wall_s"]},

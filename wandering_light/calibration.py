@@ -94,19 +94,31 @@ def brier_score(probs: Sequence[float], labels: Sequence[bool]) -> float:
     return sum((p - float(y)) ** 2 for p, y in zip(probs, labels)) / len(probs) if probs else math.nan
 
 # %% ../nbs/07a_calibration.ipynb #8a330246
+def _softplus(z: float) -> float: return max(z, 0.0) + math.log1p(math.exp(-abs(z)))
+
+def _platt_loss(a: float, b: float, scores, labels, l2: float) -> float:
+    "The negative log-likelihood of `sigmoid(a * score + b)`, plus `l2 / 2 * a**2`."
+    return sum(_softplus(-(a * s + b)) if y else _softplus(a * s + b) for s, y in zip(scores, labels)) + l2 * a * a / 2
+
 def fit_platt(scores: Sequence[float], labels: Sequence[bool], iters: int = 50, l2: float = 1e-3) -> tuple[float, float]:
-    "Fit `P(yes) = sigmoid(a * score + b)` by Newton's method; returns `(a, b)`."
+    "Fit `P(yes) = sigmoid(a * score + b)` by Newton's method, each step halved until the loss falls; returns `(a, b)`."
     a, b = 1.0, 0.0
+    loss = _platt_loss(a, b, scores, labels, l2)
     for _ in range(iters):
         ga = gb = haa = hab = hbb = 0.0
         for s, y in zip(scores, labels):
             p = sigmoid(a * s + b); w = p * (1 - p); r = p - float(y)
             ga += r * s; gb += r; haa += w * s * s; hab += w * s; hbb += w
-        ga += l2 * a; haa += l2; hbb += l2
+        ga += l2 * a; haa += l2; hbb += 1e-9
         det = haa * hbb - hab * hab
         if det <= 1e-12: break
         da, db = (hbb * ga - hab * gb) / det, (haa * gb - hab * ga) / det
-        a, b = a - da, b - db
+        for _ in range(40):                      # a full Newton step overshoots when the scores nearly separate the labels
+            new = _platt_loss(a - da, b - db, scores, labels, l2)
+            if new <= loss: break
+            da, db = da / 2, db / 2
+        else: break
+        a, b, loss = a - da, b - db, new
         if abs(da) + abs(db) < 1e-10: break
     return a, b
 

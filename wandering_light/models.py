@@ -108,8 +108,9 @@ def model_config(size: str, tokenizer: PreTrainedTokenizerFast, max_position_emb
     kw = dict(MODEL_SIZES[size], vocab_size=len(tokenizer), max_position_embeddings=max_position_embeddings,
               tie_word_embeddings=True, pad_token_id=tokenizer.pad_token_id, bos_token_id=tokenizer.bos_token_id,
               eos_token_id=tokenizer.eos_token_id, wl_step_format=P.STEP_FORMAT)
-    kw.setdefault("num_key_value_heads", kw["num_attention_heads"])
-    return LlamaConfig(**{**kw, **overrides})
+    kw = {**kw, **overrides}
+    kw.setdefault("num_key_value_heads", kw["num_attention_heads"])  # after the overrides: a new head count keeps MHA
+    return LlamaConfig(**kw)
 
 # %% ../nbs/08_models.ipynb #fe87cf39
 def count_parameters(model: torch.nn.Module) -> int:

@@ -7,15 +7,15 @@ Docs: https://wandering-light.github.io/wandering_light/self_knowledge.html.md""
 # %% ../nbs/09e_self_knowledge.ipynb #42e33704
 from __future__ import annotations
 import math
-from typing import Sequence
+from typing import Callable, Sequence
 from .typed_list import TypedList
 from .tasks import InductionTask
-from .calibration import expected_calibration_error, auroc, brier_score, p_yes_from_logprobs
+from .calibration import expected_calibration_error, auroc, brier_score, p_yes_from_logprobs, fit_platt, log_odds, sigmoid
 from . import prompts as P
 
 # %% auto #0
 __all__ = ['Q_SOLVE', 'CLASSES', 'solve_prompt', 'outcome_rows', 'outcome_dataset', 'p_solve', 'classify', 'choose_thresholds',
-           'selective_success', 'self_report', 'reliability_plot']
+           'recalibrate', 'selective_success', 'self_report', 'reliability_plot']
 
 # %% ../nbs/09e_self_knowledge.ipynb #3f7ab4d6
 Q_SOLVE = "Can you solve this task?"
@@ -66,6 +66,13 @@ def choose_thresholds(ps: Sequence[float], solved: Sequence[bool], precision: fl
         bad += not y
         if k >= min_n and bad / k >= precision: lo = math.nextafter(p, math.inf)
     return min(lo, hi), hi
+
+# %% ../nbs/09e_self_knowledge.ipynb #e84f53ec
+def recalibrate(ps: Sequence[float], solved: Sequence[bool]) -> Callable[[Sequence[float]], list[float]]:
+    "A Platt map fitted to P(solve) `ps` and the outcomes `solved` of validation tasks: P(solve) values -> recalibrated."
+    if len(ps) != len(solved): raise ValueError("ps and solved differ in length")
+    a, b = fit_platt([log_odds(p) for p in ps], solved)
+    return lambda qs: [sigmoid(a * log_odds(q) + b) for q in qs]
 
 # %% ../nbs/09e_self_knowledge.ipynb #ab22c68d
 def selective_success(ps: Sequence[float], solved: Sequence[bool], coverages=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)) -> dict:
