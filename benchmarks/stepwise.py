@@ -29,8 +29,11 @@ floats in step prompts in full 31.9% / 23.3%, to six significant digits (prompts
 28.7%; the tool also learnt after every pair line (--pair-loss 1) 32.5% / 25.0% with full floats, 32.5% / 26.0% with six
 digits: off by default. The step prompt as a two-column table (prompts.STEP_FORMAT "table-6", now the default: 54 tokens
 on average against 76): 3,500 steps in 3.06 training minutes against 4.02, 36.7% / 26.7%; 4,600 steps in 3.97 minutes
-44.4% / 30.3%.
-Usage: python benchmarks/stepwise.py [--save] [--minutes 30] [--size tiny] [--run-dir DIR] [--threads 1] [--batch-size 16] [--no-target-loss] [--pair-loss W] [--deep 24] [--deep-budget N] [--world-pairs 300]
+44.4% / 30.3%. Model shapes at equal time (7 training minutes on both cores, the data of this benchmark; upstream set /
+300 held-out tasks): tiny, 4 layers of 128, 7,508 steps: 55.4% / 35.7%; 8 layers of 96, 5,364 steps: 47.3% / 33.3%;
+3 layers of 160, 7,257 steps: 51.0% / 32.0%. `--compile` (TRL's --torch-compile) trains 1.21 times the steps a minute
+(benchmarks/compile.py).
+Usage: python benchmarks/stepwise.py [--save] [--minutes 30] [--size tiny] [--run-dir DIR] [--threads 1] [--batch-size 16] [--compile] [--no-target-loss] [--pair-loss W] [--deep 24] [--deep-budget N] [--world-pairs 300]
        [--device cpu|cuda] [--s-per-step S] [--steps N] [--no-baselines] [--stages eval,deep,world] [--name stepwise]
 """
 import argparse, json, math, random, statistics, sys, time

@@ -13,6 +13,7 @@ from fastcore.basics import patch
 from .typed_list import TypedList, to_json_value, short_type_name
 from .function_def import FunctionDef, FunctionDefList, FunctionDefSet, PipelineTypeError
 from .executor import Executor, ExecResult, Limits, oversize
+from .utils import UserError
 from .trajectory import (Trajectory, UnknownFunctionError, parse_pipeline, format_pipeline,
                                         default_functions)
 
@@ -23,10 +24,10 @@ __all__ = ['MAX_MESSAGE_CHARS', 'MAX_VALUE_CHARS', 'VALUE_LIMITS', 'PARSE_ERRORS
            'Q_REACH', 'Q_EXPECT', 'Q_MATCHED', 'Q_REACHED', 'AGENT_WORDS', 'render_value', 'render_typed_list',
            'as_text', 'short_message', 'parse_value', 'clean_completion', 'ParsedPipeline', 'parse_completion',
            'function_signatures', 'induction_prompt', 'induction_completion', 'induction_example', 'step_row',
-           'step_table', 'step_prompt', 'step_completion', 'ParsedStep', 'parse_step', 'world_prompt',
-           'world_completion', 'proposer_prompt', 'proposer_completion', 'proposer_example', 'ParsedProposal',
-           'parse_proposal', 'chat_messages', 'synthesis_prompt', 'question_suffix', 'answer_text', 'parse_answer',
-           'agent_window', 'block_type_prompt', 'parse_block_type']
+           'step_table', 'step_prompt', 'step_completion', 'check_step_format', 'ParsedStep', 'parse_step',
+           'world_prompt', 'world_completion', 'proposer_prompt', 'proposer_completion', 'proposer_example',
+           'ParsedProposal', 'parse_proposal', 'chat_messages', 'synthesis_prompt', 'question_suffix', 'answer_text',
+           'parse_answer', 'agent_window', 'block_type_prompt', 'parse_block_type']
 
 # %% ../nbs/07_prompts.ipynb #1f3ad97b
 def _order_key(x) -> str:
@@ -306,6 +307,14 @@ def step_prompt(current: TypedList | list, target: TypedList | list, steps=None,
 def step_completion(tool: FunctionDef | str | None) -> str:
     "The completion that answers a step prompt: `' double'`, or `' stop'` for None."
     return " " + (STEP_STOP if tool is None else getattr(tool, "name", tool))
+
+# %% ../nbs/07_prompts.ipynb #cc131a3c
+def check_step_format(config) -> None:
+    """Refuse, with a one-line `UserError`, a model whose config records step prompts of another format than
+    `STEP_FORMAT` (`wl_step_format`, written by `models.model_config`); a config without it (a hub model) passes."""
+    fmt = getattr(config, "wl_step_format", STEP_FORMAT)
+    if fmt != STEP_FORMAT: raise UserError(f"this model was trained on step prompts of format {fmt!r}, and this "
+                                           f"version writes {STEP_FORMAT!r}: train it again")
 
 # %% ../nbs/07_prompts.ipynb #4498cd4d
 @dataclass(frozen=True)

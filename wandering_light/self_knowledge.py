@@ -38,8 +38,9 @@ def outcome_dataset(rows: Sequence[dict]):
 
 # %% ../nbs/09e_self_knowledge.ipynb #80586f3b
 def p_solve(model, tokenizer, tasks: Sequence[InductionTask], batch_size: int = 64) -> list[float]:
-    "P(yes) to `Q_SOLVE` for each task, renormalised over yes and no."
+    "P(yes) to `Q_SOLVE` for each task, renormalised over yes and no (a model of another step-prompt format is refused)."
     from wandering_light.models import choice_logprobs
+    P.check_step_format(getattr(model, "config", None))
     if not tasks: return []
     lp = choice_logprobs(model, tokenizer, [solve_prompt(t.input, t.output) + " " for t in tasks], ("yes", "no"),
                          normalize=False, batch_size=batch_size)

@@ -20,7 +20,6 @@ from .trajectory import Trajectory, default_functions
 from .solver import Solver, SolveResult, as_typed, register_solver
 from . import prompts as P
 from .calibration import auroc, brier_score, expected_calibration_error
-from .utils import UserError
 
 # %% auto #0
 __all__ = ['Policy', 'StepPolicy', 'rotations', 'OraclePolicy', 'Rollout', 'rollout_reward', 'stepwise_attempts', 'as_policy',
@@ -49,9 +48,7 @@ class StepPolicy(Policy):
                  max_prompt_tokens: int = 512, views: int = 1):
         super().__init__(functions)
         if views < 1: raise ValueError(f"views must be at least 1, not {views}")
-        fmt = getattr(getattr(model, "config", None), "wl_step_format", P.STEP_FORMAT)
-        if fmt != P.STEP_FORMAT: raise UserError(f"this model was trained on step prompts of format {fmt!r}, and this "
-                                                 f"version writes {P.STEP_FORMAT!r}: train it again")
+        P.check_step_format(getattr(model, "config", None))
         self.model, self.tok, self.bs, self.max_tokens, self.views = model, tokenizer, batch_size, max_prompt_tokens, views
         ids = tokenizer(self.functions.names, add_special_tokens=False)["input_ids"]
         self.token = {n: i[0] for n, i in zip(self.functions.names, ids)} if all(len(i) == 1 for i in ids) else None

@@ -40,8 +40,8 @@ class MainJobConfig:
                           "bound, the schedule then runs on the clock", min=1)
     sft_batch: int = _opt(16, "SFT batch size", min=1)
     sft_minutes: float | None = _opt(9.5, "SFT training-time limit in minutes (none: no limit)")
-    sft_compile: bool = _opt(True, "train a torch.compile'd model: about a fifth more SFT steps per minute on a CPU, after a "
-                             "few seconds of compiling (benchmarks/compile.py)")
+    sft_compile: bool = _opt(False, "train a torch.compile'd model: about a fifth more SFT steps per minute on a CPU "
+                             "(benchmarks/compile.py); needs a C compiler")
     sft_eval_every: int = _opt(2_000, "SFT steps between held-out evaluations", min=1)
     grpo_steps: int = _opt(0, "GRPO steps on the one-shot format (0: no GRPO stage)", min=0)
     grpo_batch: int = _opt(32, "GRPO completions per step", min=8)
