@@ -49,9 +49,8 @@ def main(argv):
     torch.set_num_threads(a.threads)
     from wandering_light.tasks import read_tasks
     from wandering_light.training.sft import parse_args as sft_args, run_sft
-    from wandering_light.calibration import fit_platt, sigmoid
+    from wandering_light.calibration import fit_platt, sigmoid, expected_calibration_error
     from wandering_light.self_knowledge import choose_thresholds, self_report, reliability_plot, recalibrate
-    from wandering_light.calibration import expected_calibration_error
     bench, run = Path(a.bench_dir), Path(a.run_dir)
     policy = bench / "sft" / "model"
     stepwise_checkpoint(policy)
@@ -78,11 +77,12 @@ def main(argv):
     out_dir = Path(__file__).parent / "results"
     for name, tasks in sets.items():
         s = stage(run, f"test-{name}", lambda: outcomes_and_scores(policy, evaluator, tasks))["result"]
-        ev, bl = self_report(cal(s["p"]), s["solved"], lo, hi), self_report(base(s), s["solved"], blo, bhi)
+        ps = cal(s["p"])
+        ev, bl = self_report(ps, s["solved"], lo, hi), self_report(base(s), s["solved"], blo, bhi)
         ev["ece_raw"] = round(expected_calibration_error(s["p"], s["solved"]), 4)
         figures[name] = {"evaluator": ev, "first_step_baseline": bl,
                          "ratio_auroc_evaluator_to_baseline": round(ev["auroc"] / bl["auroc"], 3) if ev["auroc"] and bl["auroc"] else None}
-        png = reliability_plot(cal(s["p"]), s["solved"], run / f"reliability_{name}.png", title=f"P(solve), {name}")
+        png = reliability_plot(ps, s["solved"], run / f"reliability_{name}.png", title=f"P(solve), {name}")
         if "--save" in argv: shutil.copy(png, out_dir / f"self_knowledge_reliability_{name}.png")
     figures["training"] = {"steps": train["steps"], "train_minutes": round(train["train_seconds"] / 60, 2),
                            "self_tasks": a.self_tasks, "policy": str(policy)}

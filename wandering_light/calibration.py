@@ -94,11 +94,9 @@ def brier_score(probs: Sequence[float], labels: Sequence[bool]) -> float:
     return sum((p - float(y)) ** 2 for p, y in zip(probs, labels)) / len(probs) if probs else math.nan
 
 # %% ../nbs/07a_calibration.ipynb #8a330246
-def _softplus(z: float) -> float: return max(z, 0.0) + math.log1p(math.exp(-abs(z)))
-
 def _platt_loss(a: float, b: float, scores, labels, l2: float) -> float:
-    "The negative log-likelihood of `sigmoid(a * score + b)`, plus `l2 / 2 * a**2`."
-    return sum(_softplus(-(a * s + b)) if y else _softplus(a * s + b) for s, y in zip(scores, labels)) + l2 * a * a / 2
+    "The negative log-likelihood of `sigmoid(a * score + b)` (`-log sigmoid(z) = logsumexp([0, -z])`), plus `l2 / 2 * a**2`."
+    return sum(logsumexp([0.0, -(a * s + b) if y else a * s + b]) for s, y in zip(scores, labels)) + l2 * a * a / 2
 
 def fit_platt(scores: Sequence[float], labels: Sequence[bool], iters: int = 50, l2: float = 1e-3) -> tuple[float, float]:
     "Fit `P(yes) = sigmoid(a * score + b)` by Newton's method, each step halved until the loss falls; returns `(a, b)`."
