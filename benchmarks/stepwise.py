@@ -31,8 +31,12 @@ digits: off by default. The step prompt as a two-column table (prompts.STEP_FORM
 on average against 76): 3,500 steps in 3.06 training minutes against 4.02, 36.7% / 26.7%; 4,600 steps in 3.97 minutes
 44.4% / 30.3%. Model shapes at equal time (7 training minutes on both cores, the data of this benchmark; upstream set /
 300 held-out tasks): tiny, 4 layers of 128, 7,508 steps: 55.4% / 35.7%; 8 layers of 96, 5,364 steps: 47.3% / 33.3%;
-3 layers of 160, 7,257 steps: 51.0% / 32.0%. `--compile` (TRL's --torch-compile) trains 1.21 times the steps a minute
-(benchmarks/compile.py).
+3 layers of 160, 7,257 steps: 51.0% / 32.0%. A larger share of world-model examples or learning each step's results, at
+the same 7 minutes with the tiny shape (upstream set / 300 held-out tasks / world-model exact match on the world stage's
+300 pairs): --world-share 0.1, the default, 55.4% / 35.7% / 5.3%; 0.3: 51.9% / 33.0% / 9.7%; --step-results 41.7% /
+28.3% / 7.3%: at this size the world model learns slowly, and neither change gains enough of it to pay for the
+step-wise success it costs. `--compile` (TRL's --torch-compile) trains 1.21 times the steps a minute
+(benchmarks/compile.py). benchmarks/stepwise_gpu.sh runs this benchmark for the base size on the device tool's GPU machine.
 Usage: python benchmarks/stepwise.py [--save] [--minutes 30] [--size tiny] [--run-dir DIR] [--threads 1] [--batch-size 16] [--compile] [--no-target-loss] [--pair-loss W] [--deep 24] [--deep-budget N] [--world-pairs 300]
        [--device cpu|cuda] [--s-per-step S] [--steps N] [--no-baselines] [--stages eval,deep,world] [--name stepwise]
 """
@@ -159,7 +163,7 @@ def main(argv):
     ap.add_argument("--s-per-step", type=float, default=0.12, help="expected step time (at --batch-size): only sets the "
                     "evaluation and checkpoint cadence (about 8 in the run); the schedule runs on the clock")
     ap.add_argument("--no-target-loss", action="store_true", help="learn the next tool only, not the target values (the old recipe)")
-    ap.add_argument("--compile", action="store_true", help="train a torch.compile'd model (--torch-compile): about a fifth more steps per minute on this CPU")
+    ap.add_argument("--compile", action="store_true", help="train a torch.compile'd model (--torch-compile): 1.21 times the steps a minute here (benchmarks/compile.py)")
     ap.add_argument("--step-results", action="store_true", help="after each step's tool, learn what it returns for each value (with the target loss)")
     ap.add_argument("--pair-loss", type=float, default=0.0, help="weight of the tool also learnt after each pair line (with the target loss; 0: off)")
     ap.add_argument("--world-share", type=float, default=0.1)

@@ -19,8 +19,8 @@ from .tasks import InductionTask, default_functions
 from . import prompts as P
 
 # %% auto #0
-__all__ = ['STEP_DISTANCE_WEIGHTS', 'TARGET_OFFSET', 'PAIR_OFFSET', 'task_route', 'step_rows', 'step_examples', 'target_spans',
-           'result_tail', 'tokenized_examples', 'target_loss', 'step_dataset', 'step_states']
+__all__ = ['STEP_DISTANCE_WEIGHTS', 'TARGET_OFFSET', 'PAIR_OFFSET', 'task_route', 'step_rows', 'step_examples', 'result_tail',
+           'tokenized_examples', 'target_loss', 'step_dataset', 'step_states']
 
 # %% ../nbs/07b_steps.ipynb #f88e190c
 def task_route(task: InductionTask, space: SearchSpace | None = None,
@@ -51,13 +51,14 @@ STEP_DISTANCE_WEIGHTS = {1: 0.2, 2: 0.3, 3: 0.3, 4: 0.2}
 def step_examples(tasks: Sequence[InductionTask], world_share: float = 0.0, oneshot_share: float = 0.0, seed: int = 0,
                   functions: FunctionDefSet | None = None, spans: bool = False, results: bool = False) -> list[dict]:
     """Prompt-completion pairs of kind `step`, `world` and `oneshot` from the tasks' routes; `spans`: step rows also carry
-    `target_spans`; `results` (with `spans`): and a `tail`, what the chosen tool returns (`result_tail`, below)."""
+    the targets' character spans (`prompts.step_table`); `results` (with `spans`): and a `tail`, what the chosen tool
+    returns (`result_tail`, below)."""
     fs = functions if functions is not None else default_functions()
     rng, ex, space, out = random.Random(seed), Executor(fs), SearchSpace(fs), []
     for t in tasks:
         if rng.random() < oneshot_share: out.append({**P.induction_example(t.input, t.output, t.functions), "kind": "oneshot"})
         for r in step_rows(t, ex, space):
-            prompt, where = target_spans(r["values"], r["target"]) if spans else (P.step_prompt(r["values"], r["target"]), None)
+            prompt, where = P.step_table(r["values"], r["target"]) if spans else (P.step_prompt(r["values"], r["target"]), None)
             tool = rng.choice(r["optimal"])
             row = {"prompt": prompt, "completion": P.step_completion(tool), "kind": "step"} | ({"spans": where} if spans else {})
             if spans and results:
@@ -68,11 +69,6 @@ def step_examples(tasks: Sequence[InductionTask], world_share: float = 0.0, ones
                 out.append({"prompt": P.world_prompt(r["values"], r["tool"]), "completion": P.world_completion(r["result"]),
                             "kind": "world"})
     return out
-
-# %% ../nbs/07b_steps.ipynb #75852a8e
-def target_spans(current, target) -> tuple[str, list[tuple[int, int]]]:
-    "`step_prompt(current, target)` and the character span of each target value in it (with its newline)."
-    return P.step_table(current, target)
 
 # %% ../nbs/07b_steps.ipynb #e1946c48
 def result_tail(values, results) -> tuple[str, list[tuple[int, int]]]:
