@@ -89,7 +89,8 @@ def main(argv):
          "--proposer-temperature", str(a.proposer_temperature), "--run-dir", str(sp),
          "--threads", str(a.threads), "--quiet", *(["--resume"] if (sp / "config.json").exists() else [])])))
     final = stage(run, "upstream", lambda: upstream_eval(sp, a.rounds, base))["result"]
-    figures = summarise(res["result"], final, start, sp) | {"heldout_tasks": a.eval_tasks,
+    figures = summarise(res["result"], final, start, sp) | {"heldout_tasks": a.eval_tasks, "threads": a.threads,
+        "plot": f"benchmarks/results/{a.name}_arms.png (a copy of RUN/selfplay/plots/arms.png)",
         "recipe": {"rounds": a.rounds, "round_tasks": a.round_tasks, "solver_steps": a.solver_steps, "solver_batch": 64,
                    "solver_lr": a.solver_lr, "proposer_steps": a.proposer_steps, "proposer_batch": 32,
                    "proposer_lr": a.proposer_lr, "proposer_temperature": a.proposer_temperature, "solver_attempts": 4,
@@ -133,8 +134,6 @@ def summarise(res: dict, upstream: dict, start: dict, sp: Path) -> dict:
                   "proposer_train_minutes": round(sum(start[k]["result"]["train_seconds"] for k in ("proposer0", "proposer1")
                                                       if start.get(k)) / 60, 2)},
         "arm_wall_minutes_round_0_to_last": {"selfplay": span(sp), "control": span(sp / "control")},
-        "arm_wall_note": "in the committed run the control arm was started by hand beside the self-play arm, one core each (the script alone runs them one after the other)",
-        "plot": "benchmarks/results/selfplay_arms.png (a copy of RUN/selfplay/plots/arms.png)",
     }
 
 if __name__ == "__main__":
