@@ -5,15 +5,16 @@ steps, with `wl sft --task steps` as benchmarks/stepwise.py runs it; the second 
 time per step after the first `--skip` steps (compiling, warm-up), from each run's own metrics log, and their ratio.
 Usage: python benchmarks/compile.py [--save] [--steps 1500] [--skip 500] [--data DIR] [--run-dir runs/bench-compile] [--threads 2]
 """
-import argparse, json, shutil, sys
+import argparse, shutil, sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import report
 
-def ms_per_step(metrics: Path, skip: int) -> float:
-    "Training milliseconds per step between step `skip` and the last logged step."
-    pts = [(r["step"], r["train_seconds"]) for r in map(json.loads, metrics.read_text().splitlines())
-           if r.get("kind") == "train" and r.get("step") and r.get("train_seconds") is not None]
+def ms_per_step(run: Path, skip: int) -> float:
+    "Training milliseconds per step between step `skip` and the last logged step of the SFT run in `run`."
+    from wandering_light.utils import RunDir
+    pts = [(r["step"], r["train_seconds"]) for r in RunDir(run).events("train")
+           if r.get("step") and r.get("train_seconds") is not None]
     a = next(p for p in pts if p[0] >= skip); b = pts[-1]
     return 1000 * (b[1] - a[1]) / (b[0] - a[0])
 
@@ -37,7 +38,7 @@ def main(argv):
             "--max-steps", str(a.steps), "--batch-size", "16", "--learning-rate", "1e-3", "--warmup-ratio", "0.02",
             "--max-length", "256", "--world-share", "0.1", "--oneshot-share", "0.1", "--no-eval", "--save-steps", str(a.steps),
             "--logging-steps", "50", "--threads", str(a.threads), "--quiet", *extra]))
-        figures[name] = {"ms_per_step": round(ms_per_step(run / name / "metrics.jsonl", a.skip), 2),
+        figures[name] = {"ms_per_step": round(ms_per_step(run / name, a.skip), 2),
                          "train_seconds": s["train_seconds"], "train_loss": round(s["train_loss"], 4)}
     figures["ratio_eager_to_compiled_ms_per_step"] = round(figures["eager"]["ms_per_step"] / figures["compiled"]["ms_per_step"], 3)
     figures["steps"], figures["skipped"] = a.steps, a.skip

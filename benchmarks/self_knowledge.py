@@ -49,7 +49,7 @@ def main(argv):
     torch.set_num_threads(a.threads)
     from wandering_light.tasks import read_tasks
     from wandering_light.training.sft import parse_args as sft_args, run_sft
-    from wandering_light.calibration import fit_platt, sigmoid, expected_calibration_error
+    from wandering_light.calibration import expected_calibration_error
     from wandering_light.self_knowledge import choose_thresholds, self_report, reliability_plot, recalibrate
     bench, run = Path(a.bench_dir), Path(a.run_dir)
     policy = bench / "sft" / "model"
@@ -68,8 +68,8 @@ def main(argv):
     val = stage(run, "validation", lambda: outcomes_and_scores(policy, evaluator, val_tasks[:1000]))["result"]
     cal = recalibrate(val["p"], val["solved"])
     lo, hi = choose_thresholds(cal(val["p"]), val["solved"])
-    a_, b_ = fit_platt(val["first_step_logprob"], val["solved"])
-    base = lambda s: [sigmoid(a_ * x + b_) for x in s["first_step_logprob"]]
+    base_map = recalibrate(val["first_step_logprob"], val["solved"], feature=float)   # the score is a log-probability
+    base = lambda s: base_map(s["first_step_logprob"])
     blo, bhi = choose_thresholds(base(val), val["solved"])
     sets = stepwise_eval_sets(bench)
     figures = {"thresholds": {"evaluator": [round(lo, 4), round(hi, 4)], "first_step_baseline": [round(blo, 4), round(bhi, 4)]},

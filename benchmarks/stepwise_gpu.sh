@@ -21,7 +21,6 @@ RUN=${RUN:-runs/gpu-base-table}; OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 pipi() { python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site "$@"; }
 [ -n "${SKIP_INSTALL:-}" ] || pipi .whl/*.whl || exit 1
 export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false
-python3 -c "import datasets" 2>/dev/null || pipi .whl/alt/*.whl     # datasets 5 needs pyarrow 24: 4.8 where it is older
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>/dev/null
 python3 -c "import torch, transformers, trl, datasets, pyarrow; print(torch.__version__, transformers.__version__, trl.__version__, datasets.__version__, pyarrow.__version__, torch.cuda.is_available())" || exit 1
 ARGS="--run-dir $RUN --device ${DEVICE:-cuda} --size ${SIZE:-base} --batch-size ${BATCH:-64} --learning-rate ${LR:-3e-4} --minutes ${MINUTES:-3.5}

@@ -69,11 +69,13 @@ def choose_thresholds(ps: Sequence[float], solved: Sequence[bool], precision: fl
     return min(lo, hi), hi
 
 # %% ../nbs/09e_self_knowledge.ipynb #e84f53ec
-def recalibrate(ps: Sequence[float], solved: Sequence[bool]) -> Callable[[Sequence[float]], list[float]]:
-    "A Platt map fitted to P(solve) `ps` and the outcomes `solved` of validation tasks: P(solve) values -> recalibrated."
+def recalibrate(ps: Sequence[float], solved: Sequence[bool], feature: Callable[[float], float] = log_odds
+                ) -> Callable[[Sequence[float]], list[float]]:
+    """A Platt map fitted to P(solve) `ps` and the outcomes `solved` of validation tasks: P(solve) values -> recalibrated.
+    `feature` is what the map reads of each value: the log-odds of a probability, or e.g. `float` for a raw score."""
     if len(ps) != len(solved): raise ValueError("ps and solved differ in length")
-    a, b = fit_platt([log_odds(p) for p in ps], solved)
-    return lambda qs: [sigmoid(a * log_odds(q) + b) for q in qs]
+    a, b = fit_platt([feature(p) for p in ps], solved)
+    return lambda qs: [sigmoid(a * feature(q) + b) for q in qs]
 
 # %% ../nbs/09e_self_knowledge.ipynb #ab22c68d
 def selective_success(ps: Sequence[float], solved: Sequence[bool], coverages=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)) -> dict:
