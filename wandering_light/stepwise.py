@@ -267,17 +267,35 @@ class GuidedSolver(Solver):
         self.budget, self.width, self.max_depth = budget, width, max_depth
     def __repr__(self): return f"GuidedSolver(budget={self.budget}, width={self.width})"
 
+# %% ../nbs/09d_stepwise.ipynb #fd0f58ce
+def _routes(k: int, parents, limit: int, max_len: int) -> list[tuple[list, float]]:
+    "Up to `limit` routes from node 0 to node `k`, each `([(tool, node), ...], log-prob)`, over `parents(node)` edges `(parent, tool, log-prob)`, no node twice, at most `max_len` steps."
+    out = []
+    def walk(k, tail, lp, on):
+        if len(out) >= limit: return
+        if k == 0: out.append((tail, lp)); return
+        for p, tool, l in parents(k):
+            if p not in on and len(tail) < max_len: walk(p, [(tool, k), *tail], lp + l, on | {p})
+    walk(k, [], 0.0, {k})
+    return out
+
 # %% ../nbs/09d_stepwise.ipynb #c49b680a
 @patch
 def search(self: GuidedSolver, src: TypedList, target: TypedList, n: int = 1, skip=frozenset()) -> tuple[list, dict]:
-    "Up to `n` paths from `src` to `target` in the order found, each `[(tool name, values after), ...]` (a path whose names are in `skip` is passed over); and the work: applications, policy calls, states, why it stopped."
+    "Up to `n` paths from `src` to `target`, likeliest first as found, each `[(tool name, values after), ...]` (a path whose names are in `skip` is passed over); and the work: applications, policy calls, states, why it stopped."
     ex, found = Executor(self.policy.functions), [] if src != target or () in skip else [[]]
     nodes = [(src, -1, None, 0.0, 0)]                        # (values, parent, tool, path log-prob, depth)
-    heap, tick, used, calls, seen = [], itertools.count(), 0, 0, {src}
-    def path(k):
-        out = []
-        while nodes[k][1] >= 0: out.append((nodes[k][2], nodes[k][0])); k = nodes[k][1]
-        return out[::-1]
+    heap, tick, used, calls, index = [], itertools.count(), 0, 0, {src: 0}
+    alts, goals, names = {}, [], {tuple(t for t, _ in p) for p in found}   # other edges into a state; edges into the target
+    def parents(k):
+        p = nodes[k][1]
+        return [(p, nodes[k][2], nodes[k][3] - nodes[p][3]), *alts.get(k, [])]
+    def collect():                                           # every route to every goal edge, likeliest first
+        cands = [(lp + l, [(t, nodes[j][0]) for t, j in r] + [(name, target)])
+                 for k, name, l in goals for r, lp in _routes(k, parents, 4 * n + len(skip), self.max_depth - 1)]
+        for _, p in sorted(cands, key=lambda c: -c[0]):
+            key = tuple(t for t, _ in p)
+            if key not in skip and key not in names and len(found) < n: found.append(p); names.add(key)
     def score(new: list[int]):
         nonlocal calls
         new = [k for k in new if nodes[k][4] < self.max_depth]
@@ -288,18 +306,20 @@ def search(self: GuidedSolver, src: TypedList, target: TypedList, n: int = 1, sk
                 heapq.heappush(heap, (-(nodes[k][3] + l), -nodes[k][4], next(tick), k, name))
     if len(found) < n: score([0])
     while len(found) < n and heap and used < self.budget:
-        new = []
+        new, more = [], False
         for _ in range(min(self.width, len(heap), self.budget - used)):
             neg, _, _, k, name = heapq.heappop(heap)
             used += 1
             try: v = ex.apply(self.policy.functions[name], nodes[k][0])
             except ExecutionError: continue
-            if v != target and v in seen: continue
-            nodes.append((v, k, name, -neg, nodes[k][4] + 1))
-            if v != target: seen.add(v); new.append(len(nodes) - 1); continue
-            p = path(len(nodes) - 1)
-            if tuple(t for t, _ in p) not in skip: found.append(p)
-            if len(found) >= n: break
+            if v == target:
+                goals.append((k, name, -neg - nodes[k][3])); collect()
+                if len(found) >= n: break
+            elif v in index:                                 # seen: another way there, kept for alternative plans
+                if index[v] and index[v] != k: alts.setdefault(index[v], []).append((k, name, -neg - nodes[k][3])); more = True
+            else:
+                nodes.append((v, k, name, -neg, nodes[k][4] + 1)); index[v] = len(nodes) - 1; new.append(len(nodes) - 1)
+        if more and goals: collect()
         if len(found) < n: score(new)
     stop = None if len(found) >= n else "budget" if heap else "exhausted"
     return found, {"applications": used, "policy_calls": calls, "states": len(nodes), "stop": stop}

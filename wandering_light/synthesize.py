@@ -14,7 +14,7 @@ from typing import Iterable, Sequence
 from .typed_list import TypedList, type_name, type_from_name, value_key, short_type_name
 from .function_def import FunctionDef, FunctionDefSet, basis_manifest, load_basis
 from .executor import ExecutionError, Executor, Limits, Sandbox
-from .tasks import VALUE_MAKERS, random_input
+from .tasks import VALUE_MAKERS, sample_values
 from .utils import RunDir, UserError, cli_main, parse_config, read_jsonl, write_jsonl, write_text_atomic
 from . import prompts as P
 from .backends import Backend, BackendError
@@ -22,9 +22,8 @@ from .openai_backend import OpenAIBackend, PROVIDERS
 from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['SAMPLE_TYPES', 'REJECTIONS', 'Candidate', 'parse_candidates', 'Verdict', 'sample_values', 'basic_functions',
-           'Validator', 'SynthesisResult', 'new_basis', 'report_text', 'synthesize', 'SynthesizeConfig', 'start_basis',
-           'main']
+__all__ = ['SAMPLE_TYPES', 'REJECTIONS', 'Candidate', 'parse_candidates', 'Verdict', 'basic_functions', 'Validator',
+           'SynthesisResult', 'new_basis', 'report_text', 'synthesize', 'SynthesizeConfig', 'start_basis', 'main']
 
 # %% ../nbs/09b_synthesize.ipynb #1f21425a
 SAMPLE_TYPES = tuple(VALUE_MAKERS)
@@ -107,25 +106,6 @@ class Verdict:
         "The accepted tool, as untrusted code."
         if not self.accepted: raise ValueError(f"{self.name} was not accepted ({self.reason})")
         return FunctionDef(self.name, self.input_type, self.output_type, code=self.code, doc=self.doc)
-
-# %% ../nbs/09b_synthesize.ipynb #b7e943f7
-def _edge_values(t: type) -> list:
-    extra = {int: [0, 1, -1, 10**6], float: [0.0, -1.5, 1e-9], str: ["", "a", "Hello World", " padded "], bool: [True, False],
-             list: [[], [0]], dict: [{}], tuple: [()], set: [set()], bytes: [b""], bytearray: [bytearray()],
-             complex: [0j], range: [range(0)]}
-    return extra.get(t, [])
-
-# %% ../nbs/09b_synthesize.ipynb #ba29e25d
-def sample_values(t: type, n: int = 24, seed: int = 0) -> list:
-    "Edge values and random values (`tasks.random_input`) of type `t`, without duplicates, the same for a seed."
-    rng, out, seen = random.Random(f"{seed}:{type_name(t)}"), [], set()
-    for _ in range(50):
-        vals = _edge_values(t) if not out else list(random_input(t, rng, min_items=8, max_items=8))
-        for v in vals:
-            k = value_key(v, True, True)
-            if k not in seen: seen.add(k); out.append(v)
-        if len(out) >= n: break
-    return out[:n]
 
 # %% ../nbs/09b_synthesize.ipynb #fe955aed
 def _same(a, b) -> bool: return value_key(a, True, True) == value_key(b, True, True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 from fastcore.basics import patch
-from .typed_list import TypedList, short_type_name
+from .typed_list import TypedList, short_type_name, type_name, value_key
 from .function_def import FunctionDefList, FunctionDefSet
 from .executor import Executor
 from .trajectory import Trajectory, random_walk
@@ -25,11 +25,11 @@ from .utils import RunDir, UserError, parse_config, read_jsonl, run_path, write_
 # %% auto #0
 __all__ = ['SCHEMA_VERSION', 'PACKAGED_TASK_SETS', 'DEFAULT_EVAL_SET', 'load_tasks', 'INPUT_TYPES', 'VALUE_MAKERS', 'SPLITS',
            'EVAL_DISTANCE_WEIGHTS', 'default_functions', 'InductionTask', 'packaged_path', 'resolve_task_file',
-           'read_tasks', 'write_tasks', 'as_dataset', 'task_from_row', 'random_input', 'SearchLimits', 'walk_tasks',
-           'split_of', 'split_by_root', 'certified_limit', 'answer_index', 'deep_tasks', 'make_deep_tasks',
-           'expansion_tasks', 'ProposalError', 'task_from_proposal', 'ProposerTask', 'read_proposer_tasks',
-           'make_proposer_tasks', 'run_lock', 'load_data_dir', 'create_data', 'DataConfig', 'data_main', 'Verdict',
-           'verify_tasks', 'VerifyConfig', 'verify_main']
+           'read_tasks', 'write_tasks', 'as_dataset', 'task_from_row', 'random_input', 'sample_values', 'SearchLimits',
+           'walk_tasks', 'split_of', 'split_by_root', 'certified_limit', 'answer_index', 'deep_tasks',
+           'make_deep_tasks', 'expansion_tasks', 'ProposalError', 'task_from_proposal', 'ProposerTask',
+           'read_proposer_tasks', 'make_proposer_tasks', 'run_lock', 'load_data_dir', 'create_data', 'DataConfig',
+           'data_main', 'Verdict', 'verify_tasks', 'VerifyConfig', 'verify_main']
 
 # %% ../nbs/06_tasks.ipynb #dd5a2edb
 SCHEMA_VERSION = 1
@@ -222,6 +222,25 @@ def random_input(item_type: type | None = None, rng: random.Random | None = None
     t = item_type if item_type is not None else rng.choice(INPUT_TYPES)
     make = VALUE_MAKERS[t]
     return TypedList([make(rng) for _ in range(rng.randint(min_items, max_items))], t)
+
+# %% ../nbs/06_tasks.ipynb #b7e943f7
+def _edge_values(t: type) -> list:
+    extra = {int: [0, 1, -1, 10**6], float: [0.0, -1.5, 1e-9], str: ["", "a", "Hello World", " padded "], bool: [True, False],
+             list: [[], [0]], dict: [{}], tuple: [()], set: [set()], bytes: [b""], bytearray: [bytearray()],
+             complex: [0j], range: [range(0)]}
+    return extra.get(t, [])
+
+# %% ../nbs/06_tasks.ipynb #ba29e25d
+def sample_values(t: type, n: int = 24, seed: int = 0) -> list:
+    "Edge values and random values (`tasks.random_input`) of type `t`, without duplicates, the same for a seed."
+    rng, out, seen = random.Random(f"{seed}:{type_name(t)}"), [], set()
+    for _ in range(50):
+        vals = _edge_values(t) if not out else list(random_input(t, rng, min_items=8, max_items=8))
+        for v in vals:
+            k = value_key(v, True, True)
+            if k not in seen: seen.add(k); out.append(v)
+        if len(out) >= n: break
+    return out[:n]
 
 # %% ../nbs/06_tasks.ipynb #fb2b8256
 @dataclass

@@ -410,10 +410,10 @@ def _outcome(self: _Run, t0, title, chosen, answers, expected, out, checks=None)
 
 # %% ../../nbs/22_agent_loop.ipynb #25b438df
 @patch
-def recover(self: _Run, attempt: int) -> bool:
-    "Debug, then retry or backtrack; False if the policy gave up."
+def recover(self: _Run, attempt: int, retry: bool = True) -> bool:
+    "Debug, then retry or backtrack (`retry=False`: the next tick acts, and looks first); False if the policy gave up."
     if not self.prose("debug"): return False
-    self.counts["retries"] += 1
+    self.counts["retries"] += retry
     options = ["action", "backtrack"] if self.program else ["action"]
     choice = self.loop.policy.decide(self.ctx("debug", attempt), options)
     if choice != "backtrack" or "backtrack" not in options: return True
@@ -432,6 +432,7 @@ def recover(self: _Run, attempt: int) -> bool:
         self.state = self.program[-1].after if self.program else self.task.input
         b.outcome = {"undone": [a.title for a in undone], "state": self.state.to_string()}
         self.counts["backtracks"] += 1
+    if not retry: return True
     self.observe(False)
     return self.prose("orientation")
 
@@ -442,13 +443,15 @@ def go(self: _Run) -> Trace:
     cfg = self.cfg
     for tick in range(1, cfg.budget + 1):
         self.tick = tick
+        if self.last is not None and not self.recover(0, retry=False): break    # the last tick ended on a problem
         self.last = None
-        self.observe(tick == 1)
-        if not self.prose("orientation"): break
+        if not self.trace.blocks or self.trace.blocks[-1].type != "debug":   # a debug that chose to act: act at once
+            self.observe(tick == 1)
+            if not self.prose("orientation"): break
         for attempt in range(cfg.max_retries + 1):
             self.last = self.attempt(attempt)
             if self.solved or self.stop or self.last is None or attempt == cfg.max_retries: break
-            if not self.recover(attempt): break
+            if not self.recover(attempt): self.last = None; break
         if self.solved or self.stop: break
     self.finish()
     return self.trace

@@ -12,6 +12,7 @@ from fastcore.basics import patch
 from ..typed_list import TypedList, short_type_name
 from ..function_def import FunctionDefList, FunctionDefSet
 from ..executor import Executor
+from ..tasks import sample_values
 from ..stepwise import GuidedSolver, StepPolicy, predict_results
 from .blocks import comment
 from .views import TaskView
@@ -26,19 +27,21 @@ class StepwiseAgentPolicy:
     "The step-wise policy inside the agent: each action is a plan from guided search (`actions='plan'`) or one of the policy's likeliest tools (`'tool'`)."
     name = "stepwise"
     def __init__(self, policy, actions: str = "plan", expect: str = "search", budget: int = 300, width: int = 8,
-                 max_depth: int = 8, functions: FunctionDefSet | None = None, device: str | None = "cpu"):
+                 max_depth: int = 8, functions: FunctionDefSet | None = None, device: str | None = "cpu", probes: int = 24,
+                 spread: int = 4):
         if actions not in ("plan", "tool"): raise ValueError(f"actions is plan or tool, not {actions!r}")
         if expect not in ("search", "world"): raise ValueError(f"expect is search or world, not {expect!r}")
         if expect == "world" and not isinstance(policy, StepPolicy):
             raise ValueError("expect='world' needs a model policy (StepPolicy): its world-model prompt predicts the values")
         self.guided = GuidedSolver(policy, budget=budget, width=width, max_depth=max_depth, functions=functions, device=device)
         self.policy, self.actions, self.expect = self.guided.policy, actions, expect
-        self.executor = Executor(self.policy.functions)
-        self.work = {"applications": 0, "policy_calls": 0, "searches": 0, "unread_predictions": 0}
+        self.executor, self.probes, self.spread = Executor(self.policy.functions), probes, spread
+        self.work = {"applications": 0, "policy_calls": 0, "searches": 0, "unread_predictions": 0,
+                     "probe_applications": 0}
 
     def begin(self, task: TaskView, rng: random.Random):
-        "Start a task: no plans cached (the search is deterministic, so `rng` goes unused)."
-        self.plans = {}
+        "Start a task: no plans or probe results cached (the search is deterministic, so `rng` goes unused)."
+        self.plans, self.signatures = {}, {}
 
 # %% ../../nbs/23a_agent_stepwise.ipynb #1ec16b05
 def _fits_by_chance(ctx: BlockContext) -> bool:
@@ -52,13 +55,14 @@ def _skip(ctx: BlockContext) -> frozenset:
 
 @patch
 def _plans(self: StepwiseAgentPolicy, ctx: BlockContext, n: int) -> list[tuple]:
-    "Up to `n` plans (tuples of tool names) from the current values to the target, none that failed from here."
+    "Up to `n` plans (tuples of tool names) from the current values to the target, none that failed from here, new behaviours first."
     key = (ctx.state.search_key(), _skip(ctx), n)
     if key not in self.plans:
-        found, work = self.guided.search(ctx.state, ctx.task.target, n, key[1])
+        found, work = self.guided.search(ctx.state, ctx.task.target, n * (self.spread if self.probes else 1), key[1])
         self.work["applications"] += work["applications"]; self.work["policy_calls"] += work["policy_calls"]
         self.work["searches"] += 1
-        self.plans[key] = [tuple(t for t, _ in p) for p in found]
+        plans = [tuple(t for t, _ in p) for p in found]
+        self.plans[key] = (self._hypotheses(plans, key[1], ctx.state.item_type) if self.probes else plans)[:n]
     return self.plans[key]
 
 @patch
@@ -67,6 +71,30 @@ def _tools(self: StepwiseAgentPolicy, ctx: BlockContext, n: int) -> list[tuple]:
     lp, skip = self.policy.logprobs([ctx.state], [ctx.task.target])[0] or {}, _skip(ctx)
     self.work["policy_calls"] += 1
     return [(t,) for t in sorted(lp, key=lp.get, reverse=True) if (t,) not in skip][:n]
+
+# %% ../../nbs/23a_agent_stepwise.ipynb #8013ec78
+@patch
+def _signature(self: StepwiseAgentPolicy, plan: tuple, item_type: type) -> tuple:
+    "What `plan` returns on each probe value of `item_type` (None where it fails): plans with one signature are one hypothesis."
+    key = (plan, item_type)
+    if key not in self.signatures:
+        pipe, out = FunctionDefList([self.policy.functions[t] for t in plan]), []
+        for v in sample_values(item_type, self.probes):
+            r = self.executor.run(pipe, TypedList.trusted([v], item_type))
+            out.append(r.output.answer_key() if r.success else None)
+        self.work["probe_applications"] += len(plan) * self.probes
+        self.signatures[key] = tuple(out)
+    return self.signatures[key]
+
+@patch
+def _hypotheses(self: StepwiseAgentPolicy, plans: list[tuple], failed, item_type: type) -> list[tuple]:
+    "`plans` reordered: new behaviours first, then repeats of one, then those that behave like a plan in `failed`."
+    bad, seen, new, again, last = {self._signature(p, item_type) for p in failed}, set(), [], [], []
+    for p in plans:
+        s = self._signature(p, item_type)
+        (last if s in bad else again if s in seen else new).append(p)
+        seen.add(s)
+    return new + again + last
 
 # %% ../../nbs/23a_agent_stepwise.ipynb #ef4d7242
 @patch
