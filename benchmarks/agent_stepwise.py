@@ -18,6 +18,10 @@ has 8 hidden held-out examples that decide success. Figures:
   agent's runs (by function type in the notes); an unreadable prediction falls back to the search's values, is counted
   in `unread_world_predictions` and left out of the accuracy;
 - `search_applications_per_task`: tool applications the plan searches spent (mean and median over tasks);
+- `belief_*`, `offered_*`: the evaluator's P(yes) for "will this plan pass the held-out examples?"
+  (`StepwiseAgentPolicy.belief`: the task generator's prior mass of the plan's behaviour on the probes) on the single
+  shot's four offered plans, recomputed outside the loop: success of the first plan, of the plan it believes in most,
+  of an oracle; the share of the gap between first and oracle that the belief closes; its AUROC and ECE;
 - reference points: the scripted expert (it knows the answer); agent.json's model agent on the first 60 tasks.
 
 How the agent came to use its retries (the 30-minute model of benchmarks/stepwise.py, runs/bench-stepwise-cmp, both
@@ -35,6 +39,33 @@ import argparse, json, statistics, sys, time
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import report, solve_rate as rate
+
+def belief_rows(plan, tasks) -> list[list[tuple[float, bool]]]:
+    "For each task, the single shot's offered plans: (the policy's belief that it passes the held-out examples, whether it does)."
+    from wandering_light.function_def import FunctionDefList
+    rows = []
+    for t in tasks:
+        plan.begin(None, None)
+        found, _ = plan.guided.search(t.input, t.target, 4 * plan.spread)
+        plans = [tuple(n for n, _ in p) for p in found]
+        b = dict(zip(plans, plan.belief(plans, t.input.item_type)))
+        def passes(p):
+            r = plan.executor.run(FunctionDefList([plan.policy.functions[n] for n in p]), t.heldout_inputs)
+            return r.success and r.output == t.heldout_targets
+        rows.append([(b[p], passes(p)) for p in plan._hypotheses(plans, frozenset(), t.input.item_type)[:4]])
+    return rows
+
+def belief_figures(rows) -> dict:
+    "The first offered plan, the one the belief ranks first, an oracle; the belief's AUROC and ECE over every offered plan."
+    from wandering_light.calibration import auroc, expected_calibration_error
+    n, ps, ys = len(rows), [p for r in rows for p, _ in r], [y for r in rows for _, y in r]
+    first, best = (sum(r[0][1] for r in rows if r) / n, sum(max(r, key=lambda x: x[0])[1] for r in rows if r) / n)
+    oracle = sum(any(y for _, y in r) for r in rows) / n
+    return {"offered_first_success": round(first, 4), "offered_choice_by_belief_success": round(best, 4),
+            "offered_pass_at_4": round(oracle, 4),
+            "belief_gap_closed": round((best - first) / (oracle - first), 3) if oracle > first else None,
+            "belief_auroc": round(auroc(ps, ys), 4), "belief_ece": round(expected_calibration_error(ps, ys), 4),
+            "belief_candidates": len(ps)}
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -73,7 +104,9 @@ def main(argv):
     four = AgentConfig(budget=4, max_retries=1, n=4, max_n=4, threshold=0.0)
     t0 = time.perf_counter()
     single = run_agent(plan, LintScorer(), kept, one, progress=True, desc="single shot")
-    single_s, t0 = time.perf_counter() - t0, time.perf_counter()
+    single_s = time.perf_counter() - t0
+    offered = belief_rows(plan, [judge.prepare(t) for t in kept]) if a.probes else None
+    t0 = time.perf_counter()
     plan.work = dict.fromkeys(plan.work, 0)
     agent, per_task = [], []
     for t in kept:                                  # one task at a time, to count each task's search applications
@@ -104,6 +137,7 @@ def main(argv):
         "search_applications_per_task_median": statistics.median(per_task),
         "backtracks": sum(t.result["backtracks"] for t in agent),
         "single_shot_seconds": round(single_s, 1), "agent_seconds": round(agent_s, 1), "tool_seconds": round(tool_s, 1),
+        **(belief_figures(offered) if offered else {}),
         "wall_seconds": round(time.perf_counter() - t_start, 1), "threads": a.threads, "views": a.views, "probes": a.probes,
         "probe_applications_per_task_mean": round(plan.work["probe_applications"] / max(1, len(kept)), 1),
     }

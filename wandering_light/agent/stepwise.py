@@ -6,7 +6,8 @@ Docs: https://wandering-light.github.io/wandering_light/agent_stepwise.html.md""
 
 # %% ../../nbs/23a_agent_stepwise.ipynb #675d6072
 from __future__ import annotations
-import random
+import math, random
+from collections import Counter
 from typing import Sequence
 from fastcore.basics import patch
 from ..typed_list import TypedList, short_type_name
@@ -95,6 +96,22 @@ def _hypotheses(self: StepwiseAgentPolicy, plans: list[tuple], failed, item_type
         (last if s in bad else again if s in seen else new).append(p)
         seen.add(s)
     return new + again + last
+
+# %% ../../nbs/23a_agent_stepwise.ipynb #12b204aa
+def _prior(plan: Sequence[str], item_type: type, functions: FunctionDefSet) -> float:
+    "Log-probability of `plan` as a random walk that picks each tool uniformly among those taking the values' type."
+    lp, t = 0.0, item_type
+    for name in plan:
+        lp -= math.log(len(functions.for_type(t))); t = functions[name].out_cls
+    return lp
+
+@patch
+def belief(self: StepwiseAgentPolicy, plans: Sequence[tuple], item_type: type) -> list[float]:
+    "P(each plan passes the held-out examples): the prior mass of its behaviour on the probes among `plans`, all of which fit the visible ones."
+    if not self.probes: raise ValueError("belief needs probes (probes > 0): plans are grouped by what they do to them")
+    w, sigs, mass = [math.exp(_prior(p, item_type, self.policy.functions)) for p in plans], [], Counter()
+    for p, x in zip(plans, w): sigs.append(self._signature(p, item_type)); mass[sigs[-1]] += x
+    return [mass[s] / (sum(w) or 1.0) for s in sigs]
 
 # %% ../../nbs/23a_agent_stepwise.ipynb #ef4d7242
 @patch
