@@ -21,7 +21,8 @@ has 8 hidden held-out examples that decide success. Figures:
 - `belief_*`, `offered_*`: the evaluator's P(yes) for "will this plan pass the held-out examples?"
   (`StepwiseAgentPolicy.belief`: the task generator's prior mass of the plan's behaviour on the probes) on the single
   shot's four offered plans, recomputed outside the loop: success of the first plan, of the plan it believes in most,
-  of an oracle; the share of the gap between first and oracle that the belief closes; its AUROC and ECE;
+  of an oracle; the share of the gap between first and oracle that the belief closes; its AUROC and ECE, and its ECE
+  after a Platt map (`self_knowledge.recalibrate`) fitted on every other task and applied to the rest, both ways;
 - reference points: the scripted expert (it knows the answer); agent.json's model agent on the first 60 tasks.
 
 How the agent came to use its retries (the 30-minute model of benchmarks/stepwise.py, runs/bench-stepwise-cmp, both
@@ -58,13 +59,20 @@ def belief_rows(plan, tasks) -> list[list[tuple[float, bool]]]:
 def belief_figures(rows) -> dict:
     "The first offered plan, the one the belief ranks first, an oracle; the belief's AUROC and ECE over every offered plan."
     from wandering_light.calibration import auroc, expected_calibration_error
+    from wandering_light.self_knowledge import recalibrate
     n, ps, ys = len(rows), [p for r in rows for p, _ in r], [y for r in rows for _, y in r]
+    flat = lambda rs: ([p for r in rs for p, _ in r], [y for r in rs for _, y in r])
+    cal = []                                  # a Platt map fitted on one half of the tasks, applied to the other
+    for fit, held in ((rows[0::2], rows[1::2]), (rows[1::2], rows[0::2])):
+        (fp, fy), (hp, hy) = flat(fit), flat(held)
+        cal += zip(recalibrate(fp, fy)(hp), hy)
     first, best = (sum(r[0][1] for r in rows if r) / n, sum(max(r, key=lambda x: x[0])[1] for r in rows if r) / n)
     oracle = sum(any(y for _, y in r) for r in rows) / n
     return {"offered_first_success": round(first, 4), "offered_choice_by_belief_success": round(best, 4),
             "offered_pass_at_4": round(oracle, 4),
             "belief_gap_closed": round((best - first) / (oracle - first), 3) if oracle > first else None,
             "belief_auroc": round(auroc(ps, ys), 4), "belief_ece": round(expected_calibration_error(ps, ys), 4),
+            "belief_ece_recalibrated_2fold": round(expected_calibration_error(*map(list, zip(*cal))), 4),
             "belief_candidates": len(ps)}
 
 def main(argv):

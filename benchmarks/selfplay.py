@@ -17,7 +17,7 @@ A variant of the proposer's reward (`--depth-power`, `--novelty-window`: see `tr
 run directory from the same start (`--start-from`: an earlier run's data and starting models, whose stages are not run
 again) and saved under its own name (`--name`).
 Usage: python benchmarks/selfplay.py [--save] [--rounds 10] [--solver-minutes 6] [--proposer-minutes 4] [--run-dir DIR]
-                                     [--depth-power P] [--novelty-window N] [--start-from DIR] [--name selfplay]
+                                     [--depth-power P] [--novelty-window N] [--start-from DIR] [--seed 0] [--name selfplay]
 """
 import argparse, json, shutil, statistics, sys
 from pathlib import Path
@@ -69,6 +69,7 @@ def main(argv):
     ap.add_argument("--depth-power", type=float, default=0.0, help="the proposer's learnability times (distance / 4) ** P")
     ap.add_argument("--novelty-window", type=int, default=0, help="repeats of the last N valid proposals earn less novelty")
     ap.add_argument("--start-from", default=None, help="an earlier run directory of this benchmark: its data and start models")
+    ap.add_argument("--seed", type=int, default=0, help="wl selfplay's seed: both arms' sampling, their task draws and the held-out sample")
     ap.add_argument("--name", default="selfplay", help="results file: benchmarks/results/NAME.json (and NAME_arms.png)")
     a = ap.parse_args(argv)
     import torch
@@ -87,14 +88,15 @@ def main(argv):
          "--data", str(base / "data"), "--eval-tasks", str(a.eval_tasks), "--proposer-samples", "64",
          "--learnability-depth-power", str(a.depth_power), "--novelty-window", str(a.novelty_window),
          "--proposer-temperature", str(a.proposer_temperature), "--run-dir", str(sp),
-         "--threads", str(a.threads), "--quiet", *(["--resume"] if (sp / "config.json").exists() else [])])))
+         "--threads", str(a.threads), "--seed", str(a.seed), "--quiet", *(["--resume"] if (sp / "config.json").exists() else [])])))
     final = stage(run, "upstream", lambda: upstream_eval(sp, a.rounds, base))["result"]
     figures = summarise(res["result"], final, start, sp) | {"heldout_tasks": a.eval_tasks, "threads": a.threads,
         "plot": f"benchmarks/results/{a.name}_arms.png (a copy of RUN/selfplay/plots/arms.png)",
         "recipe": {"rounds": a.rounds, "round_tasks": a.round_tasks, "solver_steps": a.solver_steps, "solver_batch": 64,
                    "solver_lr": a.solver_lr, "proposer_steps": a.proposer_steps, "proposer_batch": 32,
                    "proposer_lr": a.proposer_lr, "proposer_temperature": a.proposer_temperature, "solver_attempts": 4,
-                   "learnability_depth_power": a.depth_power, "novelty_window": a.novelty_window, "start_from": a.start_from}}
+                   "learnability_depth_power": a.depth_power, "novelty_window": a.novelty_window, "start_from": a.start_from,
+                   "seed": a.seed}}
     if a.save: shutil.copy(sp / "plots" / "arms.png", Path(__file__).parent / "results" / f"{a.name}_arms.png")
     report(a.name, figures, argv, script="selfplay")
 
