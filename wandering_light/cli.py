@@ -170,6 +170,7 @@ class AgentArgs:
     expect: str = field(default="world", metadata={"help": "--policy stepwise: expectations from the checkpoint's world-model "
                         "prompt (world) or the values the search saw (search)", "choices": ["world", "search"]})
     plan_budget: int = field(default=300, metadata={"help": "--policy stepwise: tool applications per plan search", "min": 1})
+    probes: int = field(default=24, metadata={"help": "--policy stepwise: probe values that tell plans apart (0: off)", "min": 0})
     temperature: float = field(default=1.0, metadata={"help": "the model's sampling temperature for candidates"})
     budget: int = field(default=4, metadata={"help": "ticks per task", "min": 1})
     max_retries: int = field(default=2, metadata={"help": "retries within a tick after a failure"})
@@ -234,7 +235,7 @@ def _agent_loop(a: AgentArgs, functions, boot=None):
         from wandering_light.agent.stepwise import StepwiseAgentPolicy
         from wandering_light.stepwise import StepPolicy
         model_policy = StepwiseAgentPolicy(StepPolicy.load(a.model, functions=functions), a.step_actions, a.expect,
-                                           a.plan_budget, functions=functions)
+                                           a.plan_budget, functions=functions, probes=a.probes)
     elif a.model:
         from wandering_light.agent.models import model_agent
         model_policy, model_scorer = model_agent(a.model, base_url=a.base_url, temperature=a.temperature)

@@ -268,11 +268,13 @@ class GuidedSolver(Solver):
     def __repr__(self): return f"GuidedSolver(budget={self.budget}, width={self.width})"
 
 # %% ../nbs/09d_stepwise.ipynb #fd0f58ce
-def _routes(k: int, parents, limit: int, max_len: int) -> list[tuple[list, float]]:
-    "Up to `limit` routes from node 0 to node `k`, each `([(tool, node), ...], log-prob)`, over `parents(node)` edges `(parent, tool, log-prob)`, no node twice, at most `max_len` steps."
-    out = []
+def _routes(k: int, parents, limit: int, max_len: int, max_visits: int = 2000) -> list[tuple[list, float]]:
+    "Up to `limit` routes from node 0 to node `k`, each `([(tool, node), ...], log-prob)`, over `parents(node)` edges `(parent, tool, log-prob)`, no node twice, at most `max_len` steps and `max_visits` nodes walked."
+    out, visits = [], 0
     def walk(k, tail, lp, on):
-        if len(out) >= limit: return
+        nonlocal visits
+        visits += 1
+        if len(out) >= limit or visits > max_visits: return
         if k == 0: out.append((tail, lp)); return
         for p, tool, l in parents(k):
             if p not in on and len(tail) < max_len: walk(p, [(tool, k), *tail], lp + l, on | {p})
