@@ -31,7 +31,7 @@ cores; agent / single-shot best-of-4 / pass@4, 195 tasks): guided search that dr
 keeping those routes (`GuidedSolver.search`) 96.9% / 87.7% / 96.4%; probes on top (`--probes 24`) 96.9% / 87.7% /
 96.9%, all 6 failures out of ticks, each tick's retry spent on an action from the target values; debugging a failure on
 a tick's last attempt at the start of the next tick (`agent.loop`) 98.5% (--probes 0, 132 search applications a task)
-and 99.0% (--probes 24, 194 search and 931 probe applications a task). A plan budget of 1000 instead of 300 changed
+and 99.0% (--probes 24, 194 search and 906 probe applications a task). A plan budget of 1000 instead of 300 changed
 nothing before the first change (94.4%).
 
 Usage: python benchmarks/agent_stepwise.py [--save] [--run-dir runs/bench-stepwise] [--test-tasks 200] [--plan-budget 300] [--views 1] [--probes 24]
@@ -41,19 +41,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import report, solve_rate as rate
 
-def belief_rows(plan, tasks) -> list[list[tuple[float, bool]]]:
-    "For each task, the single shot's offered plans: (the policy's belief that it passes the held-out examples, whether it does)."
-    from wandering_light.function_def import FunctionDefList
+def belief_rows(plan, tasks, judge) -> list[list[tuple[float, bool]]]:
+    "For each task, the single shot's four offered plans: (the policy's belief that it passes the held-out examples, whether it does)."
+    from wandering_light.agent.training import solves
+    from wandering_light.agent.policies import action_text
     rows = []
     for t in tasks:
         plan.begin(None, None)
-        found, _ = plan.guided.search(t.input, t.target, 4 * plan.spread)
-        plans = [tuple(n for n, _ in p) for p in found]
-        b = dict(zip(plans, plan.belief(plans, t.input.item_type)))
-        def passes(p):
-            r = plan.executor.run(FunctionDefList([plan.policy.functions[n] for n in p]), t.heldout_inputs)
-            return r.success and r.output == t.heldout_targets
-        rows.append([(b[p], passes(p)) for p in plan._hypotheses(plans, frozenset(), t.input.item_type)[:4]])
+        ranked = plan.ranked(t.input, t.target, 4)             # what the single shot searched; it offered the first 4
+        b = plan.belief(ranked, t.input.item_type)
+        rows.append([(p, solves(t, action_text([plan.policy.functions[n] for n in r]), judge)) for r, p in zip(ranked[:4], b)])
     return rows
 
 def belief_figures(rows) -> dict:
@@ -113,7 +110,7 @@ def main(argv):
     t0 = time.perf_counter()
     single = run_agent(plan, LintScorer(), kept, one, progress=True, desc="single shot")
     single_s = time.perf_counter() - t0
-    offered = belief_rows(plan, [judge.prepare(t) for t in kept]) if a.probes else None
+    offered = belief_rows(plan, kept, judge) if a.probes else None
     t0 = time.perf_counter()
     plan.work = dict.fromkeys(plan.work, 0)
     agent, per_task = [], []

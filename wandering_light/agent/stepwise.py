@@ -37,6 +37,7 @@ class StepwiseAgentPolicy:
         self.guided = GuidedSolver(policy, budget=budget, width=width, max_depth=max_depth, functions=functions, device=device)
         self.policy, self.actions, self.expect = self.guided.policy, actions, expect
         self.executor, self.probes, self.spread = Executor(self.policy.functions), probes, spread
+        self.probe_values = {}                      # item type -> its sample; the same for every task
         self.work = {"applications": 0, "policy_calls": 0, "searches": 0, "unread_predictions": 0,
                      "probe_applications": 0}
 
@@ -55,16 +56,21 @@ def _skip(ctx: BlockContext) -> frozenset:
     return frozenset(p for s, p in ctx.failed if s == here and isinstance(p, tuple))
 
 @patch
-def _plans(self: StepwiseAgentPolicy, ctx: BlockContext, n: int) -> list[tuple]:
-    "Up to `n` plans (tuples of tool names) from the current values to the target, none that failed from here, new behaviours first."
-    key = (ctx.state.search_key(), _skip(ctx), n)
+def ranked(self: StepwiseAgentPolicy, state: TypedList, target: TypedList, n: int, skip=frozenset()) -> list[tuple]:
+    "The plans (tuples of tool names) a search for `n` of them finds from `state` to `target` (`spread` times as many with probes), none in `skip`, new behaviours first."
+    key = (state.search_key(), frozenset(skip), n)
     if key not in self.plans:
-        found, work = self.guided.search(ctx.state, ctx.task.target, n * (self.spread if self.probes else 1), key[1])
+        found, work = self.guided.search(state, target, n * (self.spread if self.probes else 1), key[1])
         self.work["applications"] += work["applications"]; self.work["policy_calls"] += work["policy_calls"]
         self.work["searches"] += 1
         plans = [tuple(t for t, _ in p) for p in found]
-        self.plans[key] = (self._hypotheses(plans, key[1], ctx.state.item_type) if self.probes else plans)[:n]
+        self.plans[key] = self._hypotheses(plans, key[1], state.item_type) if self.probes else plans
     return self.plans[key]
+
+@patch
+def _plans(self: StepwiseAgentPolicy, ctx: BlockContext, n: int) -> list[tuple]:
+    "Up to `n` plans from the current values to the target, none that failed from here (`ranked`)."
+    return self.ranked(ctx.state, ctx.task.target, n, _skip(ctx))[:n]
 
 @patch
 def _tools(self: StepwiseAgentPolicy, ctx: BlockContext, n: int) -> list[tuple]:
@@ -79,11 +85,12 @@ def _signature(self: StepwiseAgentPolicy, plan: tuple, item_type: type) -> tuple
     "What `plan` returns on each probe value of `item_type` (None where it fails): plans with one signature are one hypothesis."
     key = (plan, item_type)
     if key not in self.signatures:
+        if item_type not in self.probe_values: self.probe_values[item_type] = sample_values(item_type, self.probes)
         pipe, out = FunctionDefList([self.policy.functions[t] for t in plan]), []
-        for v in sample_values(item_type, self.probes):
+        for v in self.probe_values[item_type]:
             r = self.executor.run(pipe, TypedList.trusted([v], item_type))
             out.append(r.output.answer_key() if r.success else None)
-        self.work["probe_applications"] += len(plan) * self.probes
+        self.work["probe_applications"] += len(plan) * len(out)
         self.signatures[key] = tuple(out)
     return self.signatures[key]
 
@@ -111,7 +118,8 @@ def belief(self: StepwiseAgentPolicy, plans: Sequence[tuple], item_type: type) -
     if not self.probes: raise ValueError("belief needs probes (probes > 0): plans are grouped by what they do to them")
     w, sigs, mass = [math.exp(_prior(p, item_type, self.policy.functions)) for p in plans], [], Counter()
     for p, x in zip(plans, w): sigs.append(self._signature(p, item_type)); mass[sigs[-1]] += x
-    return [mass[s] / (sum(w) or 1.0) for s in sigs]
+    z = sum(w) or 1.0
+    return [mass[s] / z for s in sigs]
 
 # %% ../../nbs/23a_agent_stepwise.ipynb #ef4d7242
 @patch
