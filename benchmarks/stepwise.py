@@ -36,7 +36,14 @@ the same 7 minutes with the tiny shape (upstream set / 300 held-out tasks / worl
 300 pairs): --world-share 0.1, the default, 55.4% / 35.7% / 5.3%; 0.3: 51.9% / 33.0% / 9.7%; --step-results 41.7% /
 28.3% / 7.3%: at this size the world model learns slowly, and neither change gains enough of it to pay for the
 step-wise success it costs. `--compile` (TRL's --torch-compile) trains 1.21 times the steps a minute
-(benchmarks/compile.py). benchmarks/stepwise_gpu.sh runs this benchmark for the base size on the device tool's GPU machine.
+(benchmarks/compile.py); autocast to bfloat16 on this CPU (it has AVX-512 BF16, no AMX) took about twice as long per
+step as float32 for the tiny model (93 and 95 ms against 46 and 50 ms: a hand-written timing of 60 steps of batch 16,
+not kept). A larger budget for guided
+search does not rescue the deep tasks: on the deep stage's 24 tasks with the model of stepwise_2threads_compile.json,
+one search of 30,000 tool applications a task, each task's count read against smaller budgets (the search order does not
+depend on the budget), solved 29.2% within 2,000 (median BFS-to-guided ratio 148.7), 37.5% within 5,000 or 10,000
+(98.5) and 50.0% within 30,000 (48.5); the pipelines of 11 of the 12 tasks still unsolved
+apply f_exp, f_sin or f_log10. benchmarks/stepwise_gpu.sh runs this benchmark for the base size on the device tool's GPU machine.
 Usage: python benchmarks/stepwise.py [--save] [--minutes 30] [--size tiny] [--run-dir DIR] [--threads 1] [--batch-size 16] [--compile] [--no-target-loss] [--pair-loss W] [--deep 24] [--deep-budget N] [--world-pairs 300]
        [--device cpu|cuda] [--s-per-step S] [--steps N] [--no-baselines] [--stages eval,deep,world] [--name stepwise]
 """

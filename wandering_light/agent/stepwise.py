@@ -113,13 +113,14 @@ def _prior(plan: Sequence[str], item_type: type, functions: FunctionDefSet) -> f
     return lp
 
 @patch
-def belief(self: StepwiseAgentPolicy, plans: Sequence[tuple], item_type: type) -> list[float]:
-    "P(each plan passes the held-out examples): the prior mass of its behaviour on the probes among `plans`, all of which fit the visible ones."
+def belief(self: StepwiseAgentPolicy, plans: Sequence[tuple], item_type: type, mix: float = 0.01) -> list[float]:
+    "P(each plan passes the held-out examples): the share of the shortest `plans` that behave as it does on the probes, with `mix` of its behaviour's prior mass."
     if not self.probes: raise ValueError("belief needs probes (probes > 0): plans are grouped by what they do to them")
-    w, sigs, mass = [math.exp(_prior(p, item_type, self.policy.functions)) for p in plans], [], Counter()
-    for p, x in zip(plans, w): sigs.append(self._signature(p, item_type)); mass[sigs[-1]] += x
-    z = sum(w) or 1.0
-    return [mass[s] / z for s in sigs]
+    sigs, shortest = [self._signature(p, item_type) for p in plans], min(map(len, plans), default=0)
+    share, mass = Counter(s for p, s in zip(plans, sigs) if len(p) == shortest), Counter()
+    for p, s in zip(plans, sigs): mass[s] += math.exp(_prior(p, item_type, self.policy.functions))
+    k, z = sum(share.values()) or 1, sum(mass.values()) or 1.0
+    return [(1 - mix) * share[s] / k + mix * mass[s] / z for s in sigs]
 
 # %% ../../nbs/23a_agent_stepwise.ipynb #ef4d7242
 @patch
