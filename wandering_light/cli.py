@@ -169,6 +169,8 @@ class AgentArgs:
                               "search (plan) or the policy's next tool (tool)", "choices": ["plan", "tool"]})
     expect: str = field(default="world", metadata={"help": "--policy stepwise: expectations from the checkpoint's world-model "
                         "prompt (world) or the values the search saw (search)", "choices": ["world", "search"]})
+    world_model: str | None = field(default=None, metadata={"help": "--policy stepwise, --expect world: a world model trained "
+                                    "alone (wl sft --task world) writes the expectations instead of --model's world prompt"})
     plan_budget: int = field(default=300, metadata={"help": "--policy stepwise: tool applications per plan search", "min": 1})
     probes: int = field(default=24, metadata={"help": "--policy stepwise: probe values that tell plans apart (0: off)", "min": 0})
     temperature: float = field(default=1.0, metadata={"help": "the model's sampling temperature for candidates"})
@@ -196,11 +198,13 @@ class AgentArgs:
             if self.base_url: raise UserError("--policy stepwise loads --model locally: drop --base-url")
             if self.scorer == "logit": raise UserError("--scorer logit needs the agent model's evaluator; with --policy stepwise "
                                                        "use lint, execution or none")
+            if self.world_model and self.expect != "world": raise UserError("--world-model writes expectations: drop --expect search")
             if self.bootstrap not in (None, "induction"):
                 raise UserError(f"--policy stepwise knows the built-in library's tools: it runs induction tasks, not {self.bootstrap}")
         elif "model" in (self.policy, self.scorer) or "logit" in (self.policy, self.scorer):
             if not self.model: raise UserError("--policy model and --scorer logit need --model")
         elif self.model or self.base_url: raise UserError("--model and --base-url are for --policy model or --scorer logit")
+        if self.world_model and self.policy != "stepwise": raise UserError("--world-model is for --policy stepwise")
         if self.base_url and not self.model: raise UserError("--base-url needs --model (the name of the served model)")
         if self.limit is not None and self.limit < 1: raise UserError("--limit must be at least 1")
         self.walk_lengths()
@@ -235,7 +239,8 @@ def _agent_loop(a: AgentArgs, functions, boot=None):
         from wandering_light.agent.stepwise import StepwiseAgentPolicy
         from wandering_light.stepwise import StepPolicy
         model_policy = StepwiseAgentPolicy(StepPolicy.load(a.model, functions=functions), a.step_actions, a.expect,
-                                           a.plan_budget, functions=functions, probes=a.probes)
+                                           a.plan_budget, functions=functions, probes=a.probes,
+                                           world=StepPolicy.load(a.world_model, functions=functions) if a.world_model else None)
     elif a.model:
         from wandering_light.agent.models import model_agent
         model_policy, model_scorer = model_agent(a.model, base_url=a.base_url, temperature=a.temperature)

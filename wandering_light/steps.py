@@ -49,10 +49,11 @@ def step_rows(task: InductionTask, executor: Executor | None = None, space: Sear
 STEP_DISTANCE_WEIGHTS = {1: 0.2, 2: 0.3, 3: 0.3, 4: 0.2}
 
 def step_examples(tasks: Sequence[InductionTask], world_share: float = 0.0, oneshot_share: float = 0.0, seed: int = 0,
-                  functions: FunctionDefSet | None = None, spans: bool = False, results: bool = False) -> list[dict]:
+                  functions: FunctionDefSet | None = None, spans: bool = False, results: bool = False,
+                  steps: bool = True) -> list[dict]:
     """Prompt-completion pairs of kind `step`, `world` and `oneshot` from the tasks' routes; `spans`: step rows also carry
     the targets' character spans (`prompts.step_table`); `results` (with `spans`): and a `tail`, what the chosen tool
-    returns (`result_tail`, below)."""
+    returns (`result_tail`, below); `steps=False`: no step examples (with `world_share=1`, a world model's data alone)."""
     fs = functions if functions is not None else default_functions()
     rng, ex, space, out = random.Random(seed), Executor(fs), SearchSpace(fs), []
     for t in tasks:
@@ -64,7 +65,7 @@ def step_examples(tasks: Sequence[InductionTask], world_share: float = 0.0, ones
             if spans and results:
                 got = r["result"] if tool == r["tool"] else ex.apply(fs[tool], r["values"])
                 row["tail"], row["tail_spans"] = result_tail(r["values"], got)
-            out.append(row)
+            if steps: out.append(row)
             if rng.random() < world_share:
                 out.append({"prompt": P.world_prompt(r["values"], r["tool"]), "completion": P.world_completion(r["result"]),
                             "kind": "world"})
@@ -121,14 +122,14 @@ def target_loss(logits: torch.Tensor, labels: torch.Tensor, weight: float = 1.0,
 
 # %% ../nbs/07b_steps.ipynb #9e201f29
 def step_dataset(tasks: Sequence[InductionTask], world_share: float = 0.0, oneshot_share: float = 0.0, seed: int = 0,
-                 tokenizer=None, target_loss: bool = False, results: bool = False, pairs: bool = False):
+                 tokenizer=None, target_loss: bool = False, results: bool = False, pairs: bool = False, steps: bool = True):
     """`step_examples` as a shuffled `datasets.Dataset`: columns `prompt`, `completion`, `kind`; with `target_loss`,
     tokenized by `tokenizer` with the target values learnt too (columns `input_ids`, `labels`, `kind`; see below), with
-    `results` the chosen tool's results after it, and with `pairs` the tool after each pair line."""
+    `results` the chosen tool's results after it, with `pairs` the tool after each pair line; `steps=False`: no step rows."""
     import datasets
     if (results or pairs) and not target_loss:
         raise ValueError("results and pairs are learnt by the target loss: give target_loss=True")
-    rows = step_examples(tasks, world_share, oneshot_share, seed, spans=target_loss, results=results)
+    rows = step_examples(tasks, world_share, oneshot_share, seed, spans=target_loss, results=results, steps=steps)
     random.Random(seed).shuffle(rows)
     if target_loss:
         if tokenizer is None: raise ValueError("target_loss needs the tokenizer")

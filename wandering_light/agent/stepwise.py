@@ -29,11 +29,12 @@ class StepwiseAgentPolicy:
     name = "stepwise"
     def __init__(self, policy, actions: str = "plan", expect: str = "search", budget: int = 300, width: int = 8,
                  max_depth: int = 8, functions: FunctionDefSet | None = None, device: str | None = "cpu", probes: int = 24,
-                 spread: int = 4):
+                 spread: int = 4, world: StepPolicy | None = None):
         if actions not in ("plan", "tool"): raise ValueError(f"actions is plan or tool, not {actions!r}")
         if expect not in ("search", "world"): raise ValueError(f"expect is search or world, not {expect!r}")
-        if expect == "world" and not isinstance(policy, StepPolicy):
-            raise ValueError("expect='world' needs a model policy (StepPolicy): its world-model prompt predicts the values")
+        if expect == "world" and not isinstance(world or policy, StepPolicy):
+            raise ValueError("expect='world' needs a model (a StepPolicy as the policy or as world=): its world-model prompt predicts the values")
+        self.world = world or policy                # whose world-model prompt writes the expectations
         self.guided = GuidedSolver(policy, budget=budget, width=width, max_depth=max_depth, functions=functions, device=device)
         self.policy, self.actions, self.expect = self.guided.policy, actions, expect
         self.executor, self.probes, self.spread = Executor(self.policy.functions), probes, spread
@@ -131,7 +132,7 @@ def _expected(self: StepwiseAgentPolicy, ctx: BlockContext) -> tuple[TypedList |
     if self.expect == "world":
         v = ctx.state
         for f in pipe:
-            v = predict_results(self.policy.model, self.policy.tok, [(v, f)])[0]
+            v = predict_results(self.world.model, self.world.tok, [(v, f)])[0]
             if v is None: break
         if v is not None: return v, "the world model predicts"
         self.work["unread_predictions"] += 1

@@ -46,7 +46,8 @@ class SFTRunConfig(TrainOptions, SFTConfig):
     "The options of `wl sft`: TRL's `SFTConfig`, the training core's run options, and the quick recipe as defaults."
     task: str = _opt("induction", "the task to learn: one-shot induction, step-wise induction (next tool from the "
                      "current values), proposing tasks, or self-knowledge (P(solve) before trying, learnt from the start "
-                     "policy's own outcomes)", choices=["induction", "steps", "proposer", "self"])
+                     "policy's own outcomes), or a world model alone (predict what a tool returns on the values of each step of the 'steps' data)",
+                     choices=["induction", "steps", "proposer", "self", "world"])
     world_share: float = _opt(0.2, "steps: share of the steps also taught as world-model examples (predict the "
                               "tool's result)", min=0.0, max=1.0)
     oneshot_share: float = _opt(0.0, "steps: share of the tasks also taught in the one-shot format", min=0.0, max=1.0)
@@ -121,7 +122,7 @@ def prepare_data(run_path: Path, data: str | None, n_tasks: int, seed: int = 0, 
     if data is None:
         out = Path(run_path) / "data"
         if is_main_process():
-            steps = task == "steps"           # step-wise: route labels, and more of the long routes
+            steps = task in ("steps", "world")   # step-wise: route labels, and more of the long routes
             create_data(out, n_tasks, seed, walks_per_root=per_root, method="expansion", roots_per_shard=200,
                         n_proposer=n_tasks // 4 if task == "proposer" else 0, progress=progress, routes=steps,
                         weights=STEP_DISTANCE_WEIGHTS if steps else None)
@@ -225,7 +226,7 @@ def _sample(xs: list, n: int, seed) -> list:
 def eval_callback(cfg, data: dict, tok, tr: TrainRun, at_start: bool = False, solver=None) -> EvalCallback | None:
     "The held-out evaluation of a run (None with --no-eval): tasks and --eval-file (one-shot or step-wise), or proposer prompts."
 
-    if cfg.no_eval or cfg.task == "self": return None       # self-knowledge is measured after training (benchmarks/self_knowledge.py)
+    if cfg.no_eval or cfg.task in ("self", "world"): return None   # measured after training (benchmarks/self_knowledge.py, world_model.py)
     if cfg.task in ("induction", "steps"):
         sets = {"heldout": _sample(data["heldout"], cfg.eval_tasks, cfg.seed)}
         if cfg.eval_file: sets[Path(cfg.eval_file).name.split(".")[0]] = read_tasks(cfg.eval_file)
@@ -259,6 +260,7 @@ def run_sft(cfg: SFTRunConfig) -> dict:
         model, tok, _ = start_model(cfg.model_name, cfg.seed)
         if cfg.task == "steps": ds = step_dataset(data["train"], cfg.world_share, cfg.oneshot_share, cfg.seed, tok, cfg.target_loss,
                                                     cfg.step_results, pairs=cfg.pair_loss > 0)
+        elif cfg.task == "world": ds = step_dataset(data["train"], 1.0, 0.0, cfg.seed, steps=False)
         elif cfg.task == "self":                # labels: what the start policy does, one greedy rollout per task
             from wandering_light.stepwise import StepPolicy
             rows = outcome_rows(StepPolicy(model, tok), _sample(data["train"], cfg.self_tasks, f"{cfg.seed}:self"), cfg.self_max_steps)

@@ -1,0 +1,87 @@
+"""A world model trained alone on this CPU, against the world prompt of the step-wise model that shares its training.
+
+The step-wise model of `benchmarks/stepwise.py` (BENCH/sft/model) learns its world prompt from a tenth of its examples
+(`--world-share 0.1`), beside the next-tool and one-shot examples. Here a second tiny model learns nothing else
+(`wl sft --task world`): from scratch, on the same training data (BENCH/data: what each tool returns on the values of
+every step of every route), for `--minutes` of training time on the training clock, batch 16. Both are then measured in
+this run on the same (values, tool) pairs, drawn as `benchmarks/stepwise.py`'s world stage draws them from held-out
+(test-split) routes: exact match of the predicted values (`stepwise.world_accuracy`), overall and by input type, and
+the ratio of the two. `--agent` then reruns benchmarks/agent_stepwise.py's agent on its tasks with the world model's
+expectations, to report how often they hold against the step-wise model's (one figure each, same tasks, same run).
+Usage: python benchmarks/world_model.py [--save] [--minutes 30] [--bench-dir runs/bench-stepwise] [--run-dir runs/bench-world]
+                                        [--threads 2] [--world-pairs 300] [--compile] [--agent] [--name world_model]
+"""
+import argparse, sys
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).parent))
+from _common import report, stage
+
+def agent_expectations(bench: Path, world_dir: Path, n: int = 200) -> dict:
+    "Expectation accuracy in the agent's runs on benchmarks/agent_stepwise.py's tasks, with each model's world prompt."
+    from wandering_light.agent.training import task_split, run_agent, expectation_accuracy
+    from wandering_light.agent.loop import AgentConfig, AgentLoop, ExpertPolicy
+    from wandering_light.agent.candidates import LintScorer
+    from wandering_light.agent.stepwise import StepwiseAgentPolicy
+    from wandering_light.stepwise import StepPolicy
+    from wandering_light.tasks import read_tasks
+    from _common import solve_rate
+    _, test = task_split(12000, n, seed=0, n_batches=4000)
+    seen = {(t.input.answer_key(), t.output.answer_key()) for t in read_tasks(bench / "data" / "train.jsonl.gz")}
+    kept = [t for t in test if (t.input.answer_key(), t.target.answer_key()) not in seen]
+    policy, judge, out = StepPolicy.load(bench / "sft" / "model"), AgentLoop(ExpertPolicy(), LintScorer()), {}
+    for name, world in (("stepwise_model", None), ("world_model", StepPolicy.load(world_dir))):
+        plan = StepwiseAgentPolicy(policy, actions="plan", expect="world", world=world)
+        runs = run_agent(plan, LintScorer(), kept, AgentConfig(budget=4, max_retries=1, n=4, max_n=4, threshold=0.0))
+        acc = expectation_accuracy(runs, judge, keep=lambda body: "world model predicts" in body)
+        out[name] = {"expectation_accuracy": acc["accuracy"], "checks": acc["n"], "agent_success": solve_rate(runs),
+                     "unread_predictions": plan.work["unread_predictions"]}
+    return out | {"tasks": len(kept)}
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--save", action="store_true")
+    ap.add_argument("--minutes", type=float, default=30.0, help="training minutes of the world model")
+    ap.add_argument("--bench-dir", default="runs/bench-stepwise", help="a benchmarks/stepwise.py run: its data/ and sft/model")
+    ap.add_argument("--run-dir", default="runs/bench-world")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--batch-size", type=int, default=16)
+    ap.add_argument("--s-per-step", type=float, default=0.1, help="expected step time: only spaces the checkpoints")
+    ap.add_argument("--world-pairs", type=int, default=300)
+    ap.add_argument("--compile", action="store_true", help="train a torch.compile'd model (--torch-compile)")
+    ap.add_argument("--agent", action="store_true", help="also the agent's expectations with each model (about 3 minutes)")
+    ap.add_argument("--name", default="world_model", help="results file: benchmarks/results/NAME.json")
+    a = ap.parse_args(argv)
+    bench, run = Path(a.bench_dir), Path(a.run_dir)
+    if not (bench / "sft" / "model" / "config.json").exists() or not (bench / "data" / "train.jsonl.gz").exists():
+        print(f"error: no step-wise run in {bench} (data/ and sft/model): run `python benchmarks/stepwise.py --run-dir {bench}` first",
+              file=sys.stderr)
+        return 2
+    import torch
+    torch.set_num_threads(a.threads)
+    from wandering_light.training.sft import parse_args as sft_args, run_sft
+    from stepwise import world_eval
+    run.mkdir(parents=True, exist_ok=True)
+    expected = int(a.minutes * 60 / a.s_per_step)
+    resume = ["--resume"] if (run / "sft" / "config.json").exists() else []
+    sft = stage(run, "sft", lambda: run_sft(sft_args(
+        ["--task", "world", "--model-name", "tiny", "--data", str(bench / "data"), "--run-dir", str(run / "sft"),
+         "--time-limit", str(a.minutes), "--max-steps", str(20 * expected), "--clock-schedule", "--batch-size", str(a.batch_size),
+         "--learning-rate", "1e-3", "--warmup-ratio", "0.02", "--max-length", "256", "--save-steps", str(max(100, expected // 8)),
+         "--logging-steps", "50", "--threads", str(a.threads), "--dataset-num-proc", str(a.threads),
+         *(["--torch-compile"] if a.compile else []), "--quiet", *resume])))
+    world = stage(run, "world", lambda: {m: world_eval(bench, d, a.world_pairs)
+                                         for m, d in (("world_model", run / "sft" / "model"), ("stepwise_model", bench / "sft" / "model"))})
+    w, s = world["result"]["world_model"], world["result"]["stepwise_model"]
+    r = sft["result"]
+    figures = {"world_model": w, "stepwise_model": s, "pairs": w["pairs"],
+               "ratio_exact_match_world_to_stepwise": round(w["exact_match"] / s["exact_match"], 3) if s["exact_match"] else None,
+               "training": {"steps": r.get("steps"), "train_minutes": round(r["train_seconds"] / 60, 2), "batch_size": a.batch_size,
+                            "threads": a.threads, "torch_compile": a.compile, "stopped": r.get("stopped"),
+                            "wall_minutes": round(sft["wall_s"] / 60, 2)},
+               "stepwise_model_dir": str(bench / "sft" / "model")}
+    if a.agent: figures["agent"] = stage(run, "agent", lambda: agent_expectations(bench, run / "sft" / "model"))["result"]
+    report(a.name, figures, argv)
+    return 0
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
