@@ -55,6 +55,21 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import report, solve_rate as rate
 
+def agent_tasks(run: Path, n: int, seed: int = 0, train_tasks: int = 12000, seed_batches: int = 4000,
+                exclude=frozenset()) -> tuple[list, list]:
+    """`task_split`'s `n` test tasks for `seed` (benchmarks/agent.py's settings) less those whose (input, target) occurs in
+    the step-wise run's training split (RUN/data) or in `exclude`; and all `n`."""
+    from wandering_light.agent.training import task_split
+    from wandering_light.tasks import read_tasks
+    seen = {(t.input.answer_key(), t.output.answer_key()) for t in read_tasks(run / "data" / "train.jsonl.gz")} | set(exclude)
+    test = task_split(train_tasks, n, seed=seed, n_batches=seed_batches)[1]
+    return [t for t in test if (t.input.answer_key(), t.target.answer_key()) not in seen], test
+
+def agent_config():
+    "The agent's settings in this benchmark: 4 ticks, one retry a tick, 4 candidates, no escalation threshold."
+    from wandering_light.agent.loop import AgentConfig
+    return AgentConfig(budget=4, max_retries=1, n=4, max_n=4, threshold=0.0)
+
 def belief_rows(plan, tasks, judge) -> list[dict]:
     """For each task, the single shot's four offered plans as (the policy's belief that it passes the held-out examples,
     whether it does), and the success of a uniform guess among the behaviours (on the probes) of the shortest plans found."""
@@ -65,9 +80,9 @@ def belief_rows(plan, tasks, judge) -> list[dict]:
         plan.begin(None, None)
         ranked = plan.ranked(t.input, t.target, 4)             # what the single shot searched; it offered the first 4
         b, ok = plan.belief(ranked, t.input.item_type), [solves(t, action_text([plan.policy.functions[n] for n in r]), judge) for r in ranked]
-        short = {}                                             # behaviour of each shortest plan -> whether it passes
+        short, least = {}, min(map(len, ranked), default=0)    # behaviour of each shortest plan -> whether it passes
         for r, y in zip(ranked, ok):
-            if len(r) == len(min(ranked, key=len)):          # a behaviour passes if one of its plans does
+            if len(r) == least:                                # a behaviour passes if one of its plans does
                 k = plan._signature(r, t.input.item_type); short[k] = short.get(k, False) or y
         rows.append({"offered": list(zip(b[:4], ok[:4])), "uniform_shortest": sum(short.values()) / len(short) if short else 0.0})
     return rows
@@ -116,29 +131,25 @@ def main(argv):
         return 2
     import torch
     torch.set_num_threads(a.threads)
-    from wandering_light.agent.training import task_split, run_agent, pass_at_n, random_choice_rate, expectation_accuracy
+    from wandering_light.agent.training import run_agent, pass_at_n, random_choice_rate, expectation_accuracy
     from wandering_light.agent.loop import AgentConfig, AgentLoop, ExpertPolicy
     from wandering_light.agent.candidates import LintScorer
     from wandering_light.agent.stepwise import StepwiseAgentPolicy
     from wandering_light.stepwise import StepPolicy
-    from wandering_light.tasks import read_tasks
     t_start = time.perf_counter()
-    _, test = task_split(a.train_tasks, a.test_tasks, seed=0, n_batches=a.seed_batches)
-    seen = {(t.input.answer_key(), t.output.answer_key()) for t in read_tasks(run / "data" / "train.jsonl.gz")}
-    kept = [t for t in test if (t.input.answer_key(), t.target.answer_key()) not in seen]
+    kept, test = agent_tasks(run, a.test_tasks, 0, a.train_tasks, a.seed_batches)
     policy = StepPolicy.load(run / "sft" / "model", views=a.views)
     judge = AgentLoop(ExpertPolicy(), LintScorer(), config=AgentConfig())
     plan = StepwiseAgentPolicy(policy, actions="plan", expect="world", budget=a.plan_budget, probes=a.probes)
     one = AgentConfig(budget=1, max_retries=0, n=4, max_n=4, threshold=0.0)
-    four = AgentConfig(budget=4, max_retries=1, n=4, max_n=4, threshold=0.0)
+    four = agent_config()
     t0 = time.perf_counter()
     single = run_agent(plan, LintScorer(), kept, one, progress=True, desc="single shot")
     single_s = time.perf_counter() - t0
     offered = belief_rows(plan, kept, judge) if a.probes else None
     if a.probes:                                    # validation tasks: another split, none in the step-wise training data
-        mine = {(t.input.answer_key(), t.target.answer_key()) for t in kept}     # nor among the test tasks
-        val = [t for t in task_split(a.train_tasks, a.val_tasks, seed=1, n_batches=a.seed_batches)[1]
-               if (t.input.answer_key(), t.target.answer_key()) not in seen | mine]
+        val, _ = agent_tasks(run, a.val_tasks, 1, a.train_tasks, a.seed_batches,
+                             exclude={(t.input.answer_key(), t.target.answer_key()) for t in kept})   # nor a test task
         val_offered = belief_rows(plan, val, judge)
     t0 = time.perf_counter()
     plan.work = dict.fromkeys(plan.work, 0)

@@ -17,21 +17,19 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _common import report, stage
 
 def agent_expectations(bench: Path, world_dir: Path, n: int = 200) -> dict:
-    "Expectation accuracy in the agent's runs on benchmarks/agent_stepwise.py's tasks, with each model's world prompt."
-    from wandering_light.agent.training import task_split, run_agent, expectation_accuracy
-    from wandering_light.agent.loop import AgentConfig, AgentLoop, ExpertPolicy
+    "Expectation accuracy in the agent's runs on benchmarks/agent_stepwise.py's tasks and settings, with each model's world prompt."
+    from wandering_light.agent.training import run_agent, expectation_accuracy
+    from wandering_light.agent.loop import AgentLoop, ExpertPolicy
     from wandering_light.agent.candidates import LintScorer
     from wandering_light.agent.stepwise import StepwiseAgentPolicy
     from wandering_light.stepwise import StepPolicy
-    from wandering_light.tasks import read_tasks
     from _common import solve_rate
-    _, test = task_split(12000, n, seed=0, n_batches=4000)
-    seen = {(t.input.answer_key(), t.output.answer_key()) for t in read_tasks(bench / "data" / "train.jsonl.gz")}
-    kept = [t for t in test if (t.input.answer_key(), t.target.answer_key()) not in seen]
+    from agent_stepwise import agent_tasks, agent_config
+    kept, _ = agent_tasks(bench, n)
     policy, judge, out = StepPolicy.load(bench / "sft" / "model"), AgentLoop(ExpertPolicy(), LintScorer()), {}
     for name, world in (("stepwise_model", None), ("world_model", StepPolicy.load(world_dir))):
         plan = StepwiseAgentPolicy(policy, actions="plan", expect="world", world=world)
-        runs = run_agent(plan, LintScorer(), kept, AgentConfig(budget=4, max_retries=1, n=4, max_n=4, threshold=0.0))
+        runs = run_agent(plan, LintScorer(), kept, agent_config())
         acc = expectation_accuracy(runs, judge, keep=lambda body: "world model predicts" in body)
         out[name] = {"expectation_accuracy": acc["accuracy"], "checks": acc["n"], "agent_success": solve_rate(runs),
                      "unread_predictions": plan.work["unread_predictions"]}

@@ -48,6 +48,15 @@ def step_rows(task: InductionTask, executor: Executor | None = None, space: Sear
 # %% ../nbs/07b_steps.ipynb #3393af6b
 STEP_DISTANCE_WEIGHTS = {1: 0.2, 2: 0.3, 3: 0.3, 4: 0.2}
 
+def _step_row(r: dict, tool: str, spans: bool, results: bool, ex: Executor) -> dict:
+    "One step example from a `step_rows` row, `tool` its completion (see `step_examples`)."
+    prompt, where = P.step_table(r["values"], r["target"]) if spans else (P.step_prompt(r["values"], r["target"]), None)
+    row = {"prompt": prompt, "completion": P.step_completion(tool), "kind": "step"} | ({"spans": where} if spans else {})
+    if spans and results:
+        got = r["result"] if tool == r["tool"] else ex.apply(ex.functions[tool], r["values"])
+        row["tail"], row["tail_spans"] = result_tail(r["values"], got)
+    return row
+
 def step_examples(tasks: Sequence[InductionTask], world_share: float = 0.0, oneshot_share: float = 0.0, seed: int = 0,
                   functions: FunctionDefSet | None = None, spans: bool = False, results: bool = False,
                   steps: bool = True) -> list[dict]:
@@ -59,13 +68,7 @@ def step_examples(tasks: Sequence[InductionTask], world_share: float = 0.0, ones
     for t in tasks:
         if rng.random() < oneshot_share: out.append({**P.induction_example(t.input, t.output, t.functions), "kind": "oneshot"})
         for r in step_rows(t, ex, space):
-            prompt, where = P.step_table(r["values"], r["target"]) if spans else (P.step_prompt(r["values"], r["target"]), None)
-            tool = rng.choice(r["optimal"])
-            row = {"prompt": prompt, "completion": P.step_completion(tool), "kind": "step"} | ({"spans": where} if spans else {})
-            if spans and results:
-                got = r["result"] if tool == r["tool"] else ex.apply(fs[tool], r["values"])
-                row["tail"], row["tail_spans"] = result_tail(r["values"], got)
-            if steps: out.append(row)
+            if steps: out.append(_step_row(r, rng.choice(r["optimal"]), spans, results, ex))
             if rng.random() < world_share:
                 out.append({"prompt": P.world_prompt(r["values"], r["tool"]), "completion": P.world_completion(r["result"]),
                             "kind": "world"})
