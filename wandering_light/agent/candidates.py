@@ -227,7 +227,10 @@ def action_reward(g: dict) -> float:
     "The grounded reward of an action candidate (see above); 0 for one that ran where no distance is known."
     if not g.get("loaded"): return -1.0
     if not g.get("ran"): return -0.5
-    if g.get("reached"): return 1.0
+    if g.get("reached") or g.get("solved"): return 1.0
+    if "visible_after" in g:                             # a hidden goal: the task's own check, [done, total] visible
+        (b, n), (a, _) = g["visible_before"], g["visible_after"]
+        return 0.5 * (a - b) / max(n, 1)
     if "distance_before" not in g: return 0.0
     d0, d1 = g["distance_before"], g["distance_after"]
     return 0.5 * (d0 - d1) / max(d0, d1, 1)

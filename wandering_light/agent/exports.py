@@ -23,15 +23,15 @@ def sft_examples(traces: Iterable[Trace]) -> list[dict]:
              "ticks": t.result.get("ticks"), "policy": t.meta.get("policy")} for t in traces]
 
 # %% ../../nbs/22b_agent_exports.ipynb #a9f523f0
-def preference_groups(traces: Iterable[Trace]) -> list[dict]:
-    "Blocks chosen among several candidates with grounded rewards: the prompt and every candidate."
+def preference_groups(traces: Iterable[Trace], prompt: Callable[..., str] = block_prompt) -> list[dict]:
+    "Blocks chosen among several candidates with grounded rewards: the prompt (`prompt(blocks, type, tick, title)`, e.g. a model's `Window.prompt`) and every candidate."
     out = []
     for t in traces:
         for b in t.blocks:
             cs = [c for c in b.candidates if c.reward is not None]
             if len(cs) < 2 or len(cs) != len(b.candidates): continue
             out.append({"id": f"{t.task.get('id')}/{b.index}", "type": b.type,
-                        "prompt": block_prompt(t.blocks[:b.index], b.type, b.tick, b.title),
+                        "prompt": prompt(t.blocks[:b.index], b.type, b.tick, b.title),
                         "candidates": [{"body": c.body, "reward": c.reward, "score": c.score, "chosen": c.chosen} for c in cs]})
     return out
 
