@@ -29,6 +29,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import report, stage, solve_rate as rate
 
+SETTINGS = ("train_tasks", "sft_steps", "mine_tasks", "test_tasks", "dpo_steps", "lr", "beta", "loss", "batch_size",
+            "budget", "temperature", "threads", "max_chars", "drop_views", "seed")   # a run directory keeps to one set
+
 def held_out(bs, n: int, seed: int, exclude: set) -> list:
     "`n` instances of seed `seed` whose visible inputs are not in `exclude`."
     out, k = [], n
@@ -67,6 +70,11 @@ def one_bootstrap(name: str, a, root: Path) -> dict:
     import random
     run = root / name
     run.mkdir(parents=True, exist_ok=True)
+    same = {k: getattr(a, k) for k in SETTINGS}
+    made = stage(run, "settings", lambda: same)["result"]
+    if made != same:
+        diff = ", ".join(f"--{k.replace('_', '-')} {made[k]}" for k in SETTINGS if made.get(k) != same[k])
+        sys.exit(f"error: {run} was made with other settings ({diff}): pass them again, or use another --run-dir")
     bs, window = load_bootstrap(name), Window(drop_views=tuple(a.drop_views), max_chars=a.max_chars)
     train = bs.tasks(a.train_tasks, seed=0)
     seen = {str(t.input) for t in train}
@@ -125,7 +133,7 @@ def one_bootstrap(name: str, a, root: Path) -> dict:
     return {"held_out_success": success, "points_dpo_minus_start": pts("dpo", "start"),
             "points_dpo_minus_sft_control": pts("dpo", "sft"), "pairs": len(rows), "mining": mining,
             "training": training, "tasks": {"train": len(train), "mine": len(mine), "test": len(test)},
-            "stage_seconds": {k: v["wall_s"] for k, v in json.loads((run / "stages.json").read_text()).items()}}
+            "stage_seconds": {k: v["wall_s"] for k, v in json.loads((run / "stages.json").read_text()).items() if k != "settings"}}
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -155,9 +163,7 @@ def main(argv):
     t0 = time.perf_counter()
     figures = {name: one_bootstrap(name, a, Path(a.run_dir)) for name in a.bootstraps}
     figures["bootstraps_lifted_3_points"] = sum(f["points_dpo_minus_start"] >= 3 for f in figures.values())
-    figures["settings"] = {k: getattr(a, k) for k in ("train_tasks", "sft_steps", "mine_tasks", "test_tasks", "dpo_steps",
-                                                      "lr", "beta", "loss", "batch_size", "budget", "temperature", "threads",
-                                                      "max_chars", "drop_views")}
+    figures["settings"] = {k: getattr(a, k) for k in SETTINGS}
     figures["wall_seconds_this_call"] = round(time.perf_counter() - t0, 1)     # a resumed run skips finished stages
     report("agent_dpo", figures, argv)
     return 0
