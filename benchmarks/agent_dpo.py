@@ -25,6 +25,7 @@ Usage: python benchmarks/agent_dpo.py [--save] [--bootstraps vigenere sorting] [
                                       [--mine-tasks 120] [--test-tasks 80] [--dpo-steps 150] [--run-dir runs/bench-agent-dpo]
 """
 import argparse, json, sys, time
+from collections import Counter
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import report, stage, solve_rate as rate
@@ -52,9 +53,7 @@ def agent_runs(model_dir: Path, bs, window, tasks, a, desc: str) -> list:
 
 def ended(traces) -> dict:
     "How the traces stopped."
-    out = {}
-    for t in traces: out[t.result["stop_reason"]] = out.get(t.result["stop_reason"], 0) + 1
-    return out
+    return dict(Counter(t.result["stop_reason"] for t in traces))
 
 def one_bootstrap(name: str, a, root: Path) -> dict:
     "Steps 1-4 above for one bootstrap; returns its figures."
@@ -65,8 +64,7 @@ def one_bootstrap(name: str, a, root: Path) -> dict:
     from wandering_light.agent.exports import preference_groups, preference_pairs
     from wandering_light.training.dpo import parse_args as dpo_args, run_dpo
     from wandering_light.models import load_model, save_model
-    from wandering_light.utils import RunDir
-    from wandering_light.utils import write_jsonl, read_jsonl
+    from wandering_light.utils import RunDir, write_jsonl, read_jsonl
     import random
     run = root / name
     run.mkdir(parents=True, exist_ok=True)
@@ -97,8 +95,7 @@ def one_bootstrap(name: str, a, root: Path) -> dict:
         groups = preference_groups(traces, prompt=window.prompt)
         pairs, kind = preference_pairs(groups), {g["id"]: g["type"] for g in groups}
         write_jsonl(run / "pairs.jsonl", pairs)
-        by_type = {}
-        for p in pairs: by_type[kind[p["id"]]] = by_type.get(kind[p["id"]], 0) + 1
+        by_type = dict(Counter(kind[p["id"]] for p in pairs))
         return {"pairs": len(pairs), "groups": len(groups), "by_type": by_type, "solved": rate(traces), "ended": ended(traces)}
     mining = stage(run, "pairs", mined)["result"]
     rows = [r for _, r in read_jsonl(run / "pairs.jsonl")]
