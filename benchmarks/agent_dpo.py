@@ -20,7 +20,9 @@ For each bootstrap named in `--bootstraps` (default: vigenere and sorting; see `
    the visible inputs of a training or mining instance), same sampling seeds, linter ranking, 4 ticks, one retry a tick.
 
 Figures: held-out success of each model per bootstrap, DPO minus start and DPO minus the control in points, the pairs
-and how the start's traces ended; the run directory resumes stage by stage (RUN/BOOTSTRAP/stages.json).
+and how the start's traces ended, and the command that measured each bootstrap; the run directory resumes stage by
+stage (RUN/BOOTSTRAP/stages.json). With --save, a bootstrap not named keeps its saved figures if they were measured with
+the same settings.
 Usage: python benchmarks/agent_dpo.py [--save] [--bootstraps vigenere sorting] [--train-tasks 600] [--sft-steps 1500]
                                       [--mine-tasks 120] [--test-tasks 80] [--dpo-steps 150] [--run-dir runs/bench-agent-dpo]
 """
@@ -132,6 +134,15 @@ def one_bootstrap(name: str, a, root: Path) -> dict:
             "training": training, "tasks": {"train": len(train), "mine": len(mine), "test": len(test)},
             "stage_seconds": {k: v["wall_s"] for k, v in json.loads((run / "stages.json").read_text()).items() if k != "settings"}}
 
+def saved_bootstraps(settings: dict) -> dict:
+    """The bootstraps of the saved results measured with these settings, each with the command that measured it: a call
+    with --save on some bootstraps keeps the others (a bootstrap takes about an hour here), never figures of other settings."""
+    f = Path(__file__).parent / "results" / "agent_dpo.json"
+    if not f.exists(): return {}
+    old = json.loads(f.read_text())
+    if old["figures"].get("settings") != settings: return {}
+    return {k: {"command": old["command"]} | v for k, v in old["figures"].items() if isinstance(v, dict) and "held_out_success" in v}
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--save", action="store_true")
@@ -158,9 +169,12 @@ def main(argv):
     import torch
     torch.set_num_threads(a.threads)
     t0 = time.perf_counter()
-    figures = {name: one_bootstrap(name, a, Path(a.run_dir)) for name in a.bootstraps}
+    command = " ".join(["python", "benchmarks/agent_dpo.py", *argv])
+    figures = {name: one_bootstrap(name, a, Path(a.run_dir)) | {"command": command} for name in a.bootstraps}
+    settings = {k: getattr(a, k) for k in SETTINGS}
+    figures = saved_bootstraps(settings) | figures if a.save else figures
     figures["bootstraps_lifted_3_points"] = sum(f["points_dpo_minus_start"] >= 3 for f in figures.values())
-    figures["settings"] = {k: getattr(a, k) for k in SETTINGS}
+    figures["settings"] = settings
     figures["wall_seconds_this_call"] = round(time.perf_counter() - t0, 1)     # a resumed run skips finished stages
     report("agent_dpo", figures, argv)
     return 0

@@ -46,7 +46,7 @@ depend on the budget), solved 29.2% within 2,000 (median BFS-to-guided ratio 148
 (98.5) and 50.0% within 30,000 (48.5); the pipelines of 11 of the 12 tasks still unsolved
 apply f_exp, f_sin or f_log10. benchmarks/stepwise_gpu.sh runs this benchmark for the base size on the device tool's GPU machine.
 Usage: python benchmarks/stepwise.py [--save] [--minutes 30] [--size tiny] [--run-dir DIR] [--threads 1] [--batch-size 16] [--compile] [--no-target-loss] [--pair-loss W] [--deep 24] [--deep-budget N] [--world-pairs 300]
-       [--device cpu|cuda] [--s-per-step S] [--steps N] [--no-baselines] [--stages eval,deep,world] [--name stepwise]
+       [--device cpu|cuda] [--s-per-step S] [--steps N] [--no-baselines] [--stages eval,deep,world] [--name stepwise] [--data-only]
 """
 import argparse, json, math, random, statistics, sys, time
 from pathlib import Path
@@ -55,19 +55,21 @@ from _common import report, stage
 
 UPSTREAM_BEST = 0.84
 
+def deep_pool(run: Path, exclude: set) -> list:
+    "The pool of 100 deep tasks (distance 5-8, none with a training input), made once into RUN/deep.jsonl.gz."
+    from wandering_light.tasks import make_deep_tasks, write_tasks, read_tasks
+    path = run / "deep.jsonl.gz"
+    if not path.exists(): write_tasks(path, make_deep_tasks(100, seed=7, exclude=exclude, per_distance=1)[0])
+    return read_tasks(path)
+
 def deep_eval(run: Path, model_dir: Path, n: int, budget: int, exclude: set, device: str = "cpu",
               avoid: frozenset = frozenset()) -> dict:
     """Guided search and BFS on deep tasks (distance 5-8): success, tool applications of both, found length / certified.
     The tasks are the first of a pool of 100, the same number of each distance, leaving out those whose certified
     pipeline uses a tool in `avoid` (a hash's output is a random-looking 64-bit integer no prior can point towards)."""
-    from wandering_light.tasks import make_deep_tasks, write_tasks, read_tasks
     from wandering_light.solver import bfs, SearchSpace
     from wandering_light.stepwise import GuidedSolver, StepPolicy
-    path = run / "deep.jsonl.gz"
-    if not path.exists():
-        tasks, _ = make_deep_tasks(100, seed=7, exclude=exclude, per_distance=1)
-        write_tasks(path, tasks)
-    pool = read_tasks(path)
+    pool = deep_pool(run, exclude)
     kept = [t for t in pool if not avoid & set(t.functions)]
     dists = sorted({t.distance for t in pool})
     tasks = [t for d in dists for t in [t for t in kept if t.distance == d][:n // len(dists) + (dists.index(d) < n % len(dists))]]
@@ -189,6 +191,8 @@ def main(argv):
     ap.add_argument("--no-baselines", action="store_true", help="leave out BFS and random search (model-independent)")
     ap.add_argument("--stages", default="eval,deep,world,views,budget",
                     help="which of eval, deep, world, views and budget run now (the rest resume later)")
+    ap.add_argument("--data-only", action="store_true", help="make the data, the held-out sample and the deep pool, then stop "
+                    "(the GPU script carries them: benchmarks/stepwise_gpu.sh)")
     ap.add_argument("--name", default="stepwise", help="results file: benchmarks/results/NAME.json")
     ap.add_argument("--num-proc", type=int, default=1, help="processes that tokenize the SFT data")
     ap.add_argument("--learning-rate", default="1e-3", help="SFT peak learning rate (1e-3 suits tiny; base diverged at it in bf16)")
@@ -207,6 +211,10 @@ def main(argv):
     data = stage(run, "data", lambda: create_data(run / "data", a.tasks, 0, walks_per_root=16, method="expansion",
                                                    roots_per_shard=500, progress=False, routes=True,
                                                    weights=STEP_DISTANCE_WEIGHTS))
+    held = run / "heldout_test.jsonl.gz"
+    if not held.exists(): write_tasks(held, _sample(read_tasks(run / "data" / "test.jsonl.gz"), 500, "bench:heldout"))
+    train_inputs = lambda: {t.input.answer_key() for t in read_tasks(run / "data" / "train.jsonl.gz")}
+    if a.data_only: deep_pool(run, train_inputs()); return
     expected = a.steps or int(a.minutes * 60 / a.s_per_step)       # for the cadence of evaluations and checkpoints
     steps = a.steps or 20 * expected                                # an upper bound: the clock ends the run
     clock = [] if a.steps else ["--clock-schedule"]
@@ -218,8 +226,6 @@ def main(argv):
          "--oneshot-share", str(a.oneshot_share), "--target-loss", str(not a.no_target_loss), *(["--step-results"] if a.step_results else []), *(["--torch-compile"] if a.compile else []), "--pair-loss", str(a.pair_loss), "--eval-file", DEFAULT_EVAL_SET, "--eval-every", str(max(100, expected // 8)),
          "--eval-tasks", "200", "--save-steps", str(max(100, expected // 8)), *clock, "--logging-steps", "50",
          "--threads", str(a.threads), "--dataset-num-proc", str(a.num_proc), "--quiet", *resume(run / "sft")])))
-    held = run / "heldout_test.jsonl.gz"
-    if not held.exists(): write_tasks(held, _sample(read_tasks(run / "data" / "test.jsonl.gz"), 500, "bench:heldout"))
     def evaluate():
         out = {}
         for name, f in [("upstream480", DEFAULT_EVAL_SET), ("heldout", held)]:
@@ -242,7 +248,6 @@ def main(argv):
         return (json.loads((run / "stages.json").read_text()).get(key) or {}).get("result")
     ev = now_or_kept("eval", evaluate)
     if ev is None: return
-    train_inputs = lambda: {t.input.answer_key() for t in read_tasks(run / "data" / "train.jsonl.gz")}
     avoid = frozenset(x for x in a.deep_avoid.split(",") if x)
     deep = now_or_kept("deep", lambda: deep_eval(run, model_dir, a.deep, a.deep_budget or a.guided_budget, train_inputs(),
                                                  a.device, avoid),
