@@ -134,10 +134,10 @@ def one_bootstrap(name: str, a, root: Path) -> dict:
             "training": training, "tasks": {"train": len(train), "mine": len(mine), "test": len(test)},
             "stage_seconds": {k: v["wall_s"] for k, v in json.loads((run / "stages.json").read_text()).items() if k != "settings"}}
 
-def saved_bootstraps(settings: dict) -> dict:
-    """The bootstraps of the saved results measured with these settings, each with the command that measured it: a call
-    with --save on some bootstraps keeps the others (a bootstrap takes about an hour here), never figures of other settings."""
-    f = Path(__file__).parent / "results" / "agent_dpo.json"
+def saved_bootstraps(settings: dict, f: Path = Path(__file__).parent / "results" / "agent_dpo.json") -> dict:
+    """The bootstraps of the saved results `f` measured with these settings, each with the command that measured it: a
+    call with --save on some bootstraps keeps the others (a bootstrap takes about an hour here), never figures of other
+    settings."""
     if not f.exists(): return {}
     old = json.loads(f.read_text())
     if old["figures"].get("settings") != settings: return {}
