@@ -16,8 +16,8 @@ For each bootstrap named in `--bootstraps` (default: vigenere and sorting; see `
    with the start as the frozen reference, loss `--loss`) and the control `sft` (SFT on the chosen blocks of the same
    pairs, the prompt/completion form of step 1). Schedules: DPO's linear decay from TRL's defaults, the control's cosine
    with a 5% warm-up (`agent.training.sft_phase`).
-4. **Held-out success.** The start and both arms run as the agent on the same `--test-tasks` instances (seed 1, none with
-   the visible inputs of a training or mining instance), same sampling seeds, linter ranking, 4 ticks, one retry a tick.
+4. **Held-out success.** The start and both arms run as the agent on the same `--test-tasks` instances (seed 1, none that shows
+   the agent what a training or mining instance shows: its inputs, and its target where the goal is shown), same sampling seeds, linter ranking, 4 ticks, one retry a tick.
 
 Figures: held-out success of each model per bootstrap, DPO minus start and DPO minus the control in points, the pairs
 and how the start's traces ended, and the command that measured each bootstrap; the run directory resumes stage by
@@ -35,13 +35,19 @@ from _common import report, stage, solve_rate as rate
 SETTINGS = ("train_tasks", "sft_steps", "mine_tasks", "test_tasks", "dpo_steps", "lr", "beta", "loss", "batch_size",
             "budget", "temperature", "threads", "max_chars", "drop_views", "seed")   # a run directory keeps to one set
 
+def visible(t) -> tuple:
+    "What the agent is shown of an instance: its inputs, and its target where the goal is shown (induction)."
+    return str(t.input), str(t.target)
+
 def held_out(bs, n: int, seed: int, exclude: set) -> list:
-    "`n` instances of seed `seed` whose visible inputs are not in `exclude`."
-    out, k = [], n
-    while len(out) < n:
-        out = [t for t in bs.tasks(k, seed=seed) if str(t.input) not in exclude][:n]
+    """`n` distinct instances of seed `seed` whose visible part is not in `exclude`, or a one-line exit where the
+    bootstrap cannot make so many (induction draws its inputs from a few seed batches: its instances repeat)."""
+    k = n
+    while True:
+        out = list({visible(t): t for t in bs.tasks(k, seed=seed) if visible(t) not in exclude}.values())
+        if len(out) >= n: return out[:n]
+        if k >= 20 * n: sys.exit(f"error: bootstrap {bs.name!r} made only {len(out)} new instances in {k} of seed {seed}; ask for fewer")
         k += n
-    return out
 
 def agent_runs(model_dir: Path, bs, window, tasks, a, desc: str) -> list:
     "One trace per task of the model at `model_dir` as the agent (4 sampled candidates ranked by the linter)."
@@ -77,9 +83,9 @@ def one_bootstrap(name: str, a, root: Path) -> dict:
         sys.exit(f"error: {run} was made with other settings ({diff}): pass them again, or use another --run-dir")
     bs, window = load_bootstrap(name), Window(drop_views=tuple(a.drop_views), max_chars=a.max_chars)
     train = bs.tasks(a.train_tasks, seed=0)
-    seen = {str(t.input) for t in train}
+    seen = {visible(t) for t in train}
     mine = held_out(bs, a.mine_tasks, 2, seen)
-    test = held_out(bs, a.test_tasks, 1, seen | {str(t.input) for t in mine})
+    test = held_out(bs, a.test_tasks, 1, seen | {visible(t) for t in mine})
 
     def sft_start():
         loops = {b: bs.loop(config=AgentConfig(budget=b, n=4, max_n=4, seed=a.seed), slip_prob=0.5) for b in (1, 2, 3, 4)}

@@ -29,3 +29,14 @@ def test_agent_dpo_keeps_saved_bootstraps_of_the_same_settings(tmp_path, monkeyp
     kept = agent_dpo.saved_bootstraps(settings, f)
     assert list(kept) == ["a"] and kept["a"]["command"].endswith("--bootstraps a --save") and kept["a"]["points_dpo_minus_start"] == 10.0
     assert agent_dpo.saved_bootstraps(settings | {"lr": 1e-3}, f) == {}
+
+def test_agent_dpo_held_out_is_distinct_and_ends(monkeypatch):
+    "Held-out instances are distinct and unseen by what the agent is shown; a bootstrap that cannot make enough exits in one line."
+    monkeypatch.syspath_prepend(str(BENCH))
+    import agent_dpo
+    from types import SimpleNamespace as NS
+    pool = [NS(input=i % 3, target=t) for i in range(6) for t in (None, "x")]      # 6 distinct visible parts, repeated
+    bs = NS(name="toy", tasks=lambda k, seed=0: [pool[j % len(pool)] for j in range(k)])
+    got = agent_dpo.held_out(bs, 3, 0, {agent_dpo.visible(pool[0])})
+    assert len(got) == 3 and len({agent_dpo.visible(t) for t in got}) == 3 and agent_dpo.visible(pool[0]) not in map(agent_dpo.visible, got)
+    with pytest.raises(SystemExit, match="made only 5 new instances"): agent_dpo.held_out(bs, 6, 0, {agent_dpo.visible(pool[0])})
