@@ -1,6 +1,6 @@
 """Preference tuning of the agent's own model on its own traces, per bootstrap: does DPO lift held-out success over its SFT start?
 
-For each bootstrap named in `--bootstraps` (default: vigenere and sorting; see `wl agent --bootstrap`), in one run:
+For each bootstrap named in `--bootstraps` (default: vigenere, sorting and induction; see `wl agent --bootstrap`), in one run:
 
 1. **SFT start.** The scripted expert slips with probability 0.5 on `--train-tasks` instances (seed 0), with 4 candidates
    a block and a budget of 1 to 4 ticks; its traces become block examples in the model's window
@@ -9,8 +9,9 @@ For each bootstrap named in `--bootstraps` (default: vigenere and sorting; see `
    (`agent.training.train_agent_model`, no evaluator phase).
 2. **Its own traces.** That model runs as the agent on `--mine-tasks` other instances (seed 2): it samples 4 candidates
    for each action and expectation (temperature `--temperature`), the linter ranks them, each candidate's grounded
-   reward comes from running it (the goal is hidden, so an action's reward is the bootstrap's own check on its values:
-   1 if it would solve the task, otherwise its progress in visible examples done). `agent.exports.preference_groups` (prompts in the model's own window) and
+   reward comes from running it (where the goal is hidden, an action's reward is the bootstrap's own check on its
+   values: 1 if it would solve the task, otherwise its progress in visible examples done; where it is shown, as in
+   induction, 1 if it reaches it, otherwise in proportion to the distance gained). `agent.exports.preference_groups` (prompts in the model's own window) and
    `preference_pairs` turn the traces into pairs: the best-rewarded candidate against each worse one.
 3. **Two arms from the start, the same steps, batch and learning rate:** `dpo` (`wl dpo`'s `run_dpo`: TRL's DPOTrainer
    with the start as the frozen reference, loss `--loss`) and the control `sft` (SFT on the chosen blocks of the same
@@ -23,7 +24,7 @@ Figures: held-out success of each model per bootstrap, DPO minus start and DPO m
 and how the start's traces ended, and the command that measured each bootstrap; the run directory resumes stage by
 stage (RUN/BOOTSTRAP/stages.json). With --save, a bootstrap not named keeps its saved figures if they were measured with
 the same settings.
-Usage: python benchmarks/agent_dpo.py [--save] [--bootstraps vigenere sorting] [--train-tasks 600] [--sft-steps 1500]
+Usage: python benchmarks/agent_dpo.py [--save] [--bootstraps vigenere sorting induction] [--train-tasks 600] [--sft-steps 1500]
                                       [--mine-tasks 120] [--test-tasks 80] [--dpo-steps 150] [--run-dir runs/bench-agent-dpo]
 """
 import argparse, json, sys, time
@@ -152,7 +153,7 @@ def saved_bootstraps(settings: dict, f: Path = Path(__file__).parent / "results"
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--save", action="store_true")
-    ap.add_argument("--bootstraps", nargs="+", default=["vigenere", "sorting"])
+    ap.add_argument("--bootstraps", nargs="+", default=["vigenere", "sorting", "induction"])
     ap.add_argument("--train-tasks", type=int, default=600, help="instances the expert's training traces come from")
     ap.add_argument("--sft-steps", type=int, default=1500, help="SFT steps of the start (tiny model from scratch)")
     ap.add_argument("--mine-tasks", type=int, default=120, help="instances the start runs on to make its preference pairs")

@@ -8,7 +8,7 @@ Docs: https://wandering-light.github.io/wandering_light/agent_candidates.html.md
 from __future__ import annotations
 import random
 from dataclasses import dataclass, field
-from typing import AbstractSet, Protocol, Sequence, runtime_checkable
+from typing import AbstractSet, Callable, Protocol, Sequence, runtime_checkable
 from fastcore.basics import patch
 from ..typed_list import TypedList, short_type_name, value_key
 from ..function_def import FunctionDefList, FunctionDefSet, PipelineTypeError
@@ -210,14 +210,14 @@ def run(self: Grounding, blk: LoadedBlock, view: AgentView) -> TypedList:
 
 # %% ../../nbs/21b_agent_candidates.ipynb #f9af5d31
 @patch
-def ground_action(self: Grounding, body: str, ctx: BlockContext) -> dict:
-    "What running a candidate action on the current state shows (no distances when the task hides its goal)."
+def ground_action(self: Grounding, body: str, ctx: BlockContext, check: Callable | None = None) -> dict:
+    "What running a candidate action on the current state shows; where the task hides its goal, no distances but `check(block, values)`'s fields."
     problems, blk, _ = ctx.lint_full(body)
     if blk is None: return {"loaded": False, "ran": False, "error": problems[0] if problems else "not loaded"}
     view = AgentView(ctx.state, ctx.task.target, ctx.task.inputs, tick=ctx.tick)
     try: out = self.run(blk, view)
     except InterpreterError as e: return {"loaded": True, "ran": False, "error": str(e)}
-    if ctx.task.target is None: return {"loaded": True, "ran": True, "output": out.to_string()}
+    if ctx.task.target is None: return {"loaded": True, "ran": True, "output": out.to_string()} | (check(blk, out) if check else {})
     d0, d1 = self.distance(ctx.state, ctx.task.target), self.distance(out, ctx.task.target)
     return {"loaded": True, "ran": True, "output": out.to_string(), "reached": out == ctx.task.target,
             "distance_before": d0, "distance_after": d1, "progress": d1 < d0}

@@ -292,15 +292,14 @@ def attempt(self: _Run, attempt: int) -> dict | None:
 
 # %% ../../nbs/22_agent_loop.ipynb #b26ee476
 @patch
-def check_candidate(self: _Run, body: str, ctx, before: Verdict) -> dict:
-    "The task's own check on a candidate action's values (held-out inputs replayed through the committed actions and it)."
-    blk = ctx.lint_full(body)[1]
+def check_candidate(self: _Run, blk, values: TypedList, before: Verdict) -> dict:
+    "The task's own check on a candidate action `blk` that made `values` (held-out inputs replayed through the committed actions and it)."
     run = lambda st, inputs: self.loop.grounding.run(blk, AgentView(st, self.task.target, inputs, tick=self.tick))
     def replay(inputs):
         st = self.replay(inputs)[0]
         try: return None if st is None else run(st, inputs)
         except InterpreterError: return None
-    try: v = self.loop.rules.check(self.task, run(self.state, self.task.input), replay)
+    try: v = self.loop.rules.check(self.task, values, replay)
     except InterpreterError: return {}
     return {"solved": v.solved, "visible_before": before.visible, "visible_after": v.visible}
 
@@ -312,10 +311,12 @@ def _action_block(self: _Run, attempt: int):
     actx = self.ctx("action", attempt, title=f"{st} -> {short_type_name(target.item_type)}" if target is not None else st)
     idx, cands = self.choose(actx, True)
     if idx is None: self.stop = "gave_up"; raise _Stop(None)
-    before = self.verdict(self.state) if target is None else None     # a hidden goal: the task's own check grounds
+    check = None
+    if target is None:                                  # a hidden goal: the task's own check grounds
+        before = self.verdict(self.state)
+        check = lambda blk, out: self.check_candidate(blk, out, before)
     for c in cands:
-        c.grounded = self.loop.grounding.ground_action(c.body, actx)
-        if before is not None and c.grounded.get("ran"): c.grounded.update(self.check_candidate(c.body, actx, before))
+        c.grounded = self.loop.grounding.ground_action(c.body, actx, check)
         c.reward = round(action_reward(c.grounded), 6)
     chosen = cands[idx]
     problems, ablk, pipe = actx.lint_full(chosen.body)
