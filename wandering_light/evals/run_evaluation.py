@@ -167,7 +167,7 @@ def parse_solver_names(values: Sequence[str] | str) -> list[str]:
     return out
 
 # %% ../../nbs/10_evals.ipynb #b7e0c1a2
-MODEL_SOLVERS = ("trained_local", "openai", "gemini", "ollama", "vllm")   # the solvers that take `model`
+MODEL_SOLVERS = ("trained_local", "stepwise", "guided", "openai", "gemini", "ollama", "vllm")   # the solvers that take `model`
 
 def _check_ready(name: str, solver: Solver):
     "A hosted solver whose API key is missing fails now, in one line (the backend's client is made without a request)."
