@@ -39,7 +39,19 @@ step-wise success it costs (a world model trained alone for 30 minutes, benchmar
 the world stage's pairs against this model's 29.0%). `--compile` (TRL's --torch-compile) trains 1.21 times the steps a minute
 (benchmarks/compile.py); autocast to bfloat16 on this CPU (it has AVX-512 BF16, no AMX) took about twice as long per
 step as float32 for the tiny model (93 and 95 ms against 46 and 50 ms: a hand-written timing of 60 steps of batch 16,
-not kept). A larger budget for guided
+not kept). Learning to recover (DAgger: the states the policy itself visits, labelled by certified search; hand-written
+scripts, not kept; this benchmark's data, both cores, nothing else running): from a model of 8 training minutes (48.1% upstream /
+33.4% held-out), one greedy rollout on each of 4,000 training tasks reached 32.9%; every state a failed rollout visited
+after its first step, searched to depth 4 towards its target, gave 4,401 certified recovery tasks (1,598 of the 2,683
+failed rollouts, 60%, passed through a state with the target within their remaining steps), in 7.1 minutes of rollouts
+and search. Four more training minutes from that model at learning rate 3e-4 on this data alone: 58.1% / 36.6%; with the
+recovery tasks, 8 copies, a third of the step rows: 58.5% / 36.8%. Recovering is the same problem as solving (a task of
+distance 1-4 from another state), so the states seen do not limit this model, its accuracy at each step does: not kept.
+More data does not help either: `--tasks 250000` (data 8.7 minutes, not counted; otherwise this recipe and command,
+benchmarks/results/stepwise_2threads_250k.json, eval stage only) reached 82.9% upstream in 41,592 steps, and on the
+compile run's 500 held-out tasks 58.4% (`wl eval runs/dg/heldout_test.jsonl.gz --solver-names stepwise --budget 1
+--model-name RUN/sft/model`, where runs/dg is `--data-only` of the default 100,000): 82.1% / 57.8% with 100,000 tasks.
+A larger budget for guided
 search does not rescue the deep tasks: on the deep stage's 24 tasks with the model of stepwise_2threads_compile.json,
 one search of 30,000 tool applications a task, each task's count read against smaller budgets (the search order does not
 depend on the budget), solved 29.2% within 2,000 (median BFS-to-guided ratio 148.7), 37.5% within 5,000 or 10,000
