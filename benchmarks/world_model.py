@@ -6,10 +6,16 @@ The step-wise model of `benchmarks/stepwise.py` (BENCH/sft/model) learns its wor
 every step of every route), for `--minutes` of training time on the training clock, batch 16. Both are then measured in
 this run on the same (values, tool) pairs, drawn as `benchmarks/stepwise.py`'s world stage draws them from held-out
 (test-split) routes: exact match of the predicted values (`stepwise.world_accuracy`), overall and by input type, and
-the ratio of the two. `--agent` then reruns benchmarks/agent_stepwise.py's agent on its tasks with the world model's
+the ratio of the two; without BENCH/sft/model (a `--data-only` run), the world model alone. `--world-format value`
+(the default, as for `wl sft --task world`) teaches and asks one value at a time, `batch` whole batches (the format of
+world_model.json's run). Chosen on this trial (hand-written scripts, not kept; the data of a `benchmarks/stepwise.py
+--data-only` run, the same 100,000 tasks as runs/bench-stepwise-cmp; both cores, nothing else running; the world stage's
+300 pairs): 8 training minutes on whole batches, 7,602 steps: 16.0% exact; 8 minutes one value at a time, 14,859 steps:
+49.7% (read with whole-batch prompts, 0.0%: a checkpoint is asked in the format it learnt). `--agent` then reruns benchmarks/agent_stepwise.py's agent on its tasks with the world model's
 expectations, to report how often they hold against the step-wise model's (one figure each, same tasks, same run).
 Usage: python benchmarks/world_model.py [--save] [--minutes 30] [--bench-dir runs/bench-stepwise] [--run-dir runs/bench-world]
-                                        [--threads 2] [--world-pairs 300] [--compile] [--agent] [--name world_model]
+                                        [--threads 2] [--world-pairs 300] [--compile] [--agent] [--world-format value|batch]
+                                        [--name world_model]
 """
 import argparse, sys
 from pathlib import Path
@@ -47,11 +53,15 @@ def main(argv):
     ap.add_argument("--world-pairs", type=int, default=300)
     ap.add_argument("--compile", action="store_true", help="train a torch.compile'd model (--torch-compile)")
     ap.add_argument("--agent", action="store_true", help="also the agent's expectations with each model (about 3 minutes)")
+    ap.add_argument("--world-format", default="value", choices=["value", "batch"],
+                    help="world-model examples one value each (asked so too) or whole batches")
     ap.add_argument("--name", default="world_model", help="results file: benchmarks/results/NAME.json")
     a = ap.parse_args(argv)
     bench, run = Path(a.bench_dir), Path(a.run_dir)
-    if not (bench / "sft" / "model" / "config.json").exists() or not (bench / "data" / "train.jsonl.gz").exists():
-        print(f"error: no step-wise run in {bench} (data/ and sft/model): run `python benchmarks/stepwise.py --run-dir {bench}` first",
+    stepwise_model = (bench / "sft" / "model" / "config.json").exists()
+    if not (bench / "data" / "train.jsonl.gz").exists() or (a.agent and not stepwise_model):
+        need = "data/ and sft/model" if a.agent else "data/"
+        print(f"error: no step-wise run in {bench} ({need}): run `python benchmarks/stepwise.py --run-dir {bench}` first",
               file=sys.stderr)
         return 2
     import torch
@@ -66,17 +76,18 @@ def main(argv):
          "--time-limit", str(a.minutes), "--max-steps", str(20 * expected), "--clock-schedule", "--batch-size", str(a.batch_size),
          "--learning-rate", "1e-3", "--warmup-ratio", "0.02", "--max-length", "256", "--save-steps", str(max(100, expected // 8)),
          "--logging-steps", "50", "--threads", str(a.threads), "--dataset-num-proc", str(a.threads),
-         *(["--torch-compile"] if a.compile else []), "--quiet", *resume])))
-    world = stage(run, "world", lambda: {m: world_eval(bench, d, a.world_pairs)
-                                         for m, d in (("world_model", run / "sft" / "model"), ("stepwise_model", bench / "sft" / "model"))})
-    w, s = world["result"]["world_model"], world["result"]["stepwise_model"]
+         "--world-per-value", str(a.world_format == "value"), *(["--torch-compile"] if a.compile else []), "--quiet", *resume])))
+    models = [("world_model", run / "sft" / "model")] + [("stepwise_model", bench / "sft" / "model")] * stepwise_model
+    world = stage(run, "world", lambda: {m: world_eval(bench, d, a.world_pairs) for m, d in models})
+    w, s = world["result"]["world_model"], world["result"].get("stepwise_model")
     r = sft["result"]
     figures = {"world_model": w, "stepwise_model": s, "pairs": w["pairs"],
-               "ratio_exact_match_world_to_stepwise": round(w["exact_match"] / s["exact_match"], 3) if s["exact_match"] else None,
+               "ratio_exact_match_world_to_stepwise": round(w["exact_match"] / s["exact_match"], 3) if s and s["exact_match"] else None,
+               "world_format": a.world_format,
                "training": {"steps": r.get("steps"), "train_minutes": round(r["train_seconds"] / 60, 2), "batch_size": a.batch_size,
                             "threads": a.threads, "torch_compile": a.compile, "stopped": r.get("stopped"),
                             "wall_minutes": round(sft["wall_s"] / 60, 2)},
-               "stepwise_model_dir": str(bench / "sft" / "model")}
+               "stepwise_model_dir": str(bench / "sft" / "model") if stepwise_model else None}
     if a.agent: figures["agent"] = stage(run, "agent", lambda: agent_expectations(bench, run / "sft" / "model"))["result"]
     report(a.name, figures, argv)
     return 0

@@ -19,8 +19,8 @@ from .tasks import InductionTask, default_functions
 from . import prompts as P
 
 # %% auto #0
-__all__ = ['STEP_DISTANCE_WEIGHTS', 'TARGET_OFFSET', 'PAIR_OFFSET', 'task_route', 'step_rows', 'step_examples', 'result_tail',
-           'tokenized_examples', 'target_loss', 'step_dataset', 'step_states']
+__all__ = ['STEP_DISTANCE_WEIGHTS', 'TARGET_OFFSET', 'PAIR_OFFSET', 'task_route', 'step_rows', 'world_value_pairs',
+           'step_examples', 'result_tail', 'tokenized_examples', 'target_loss', 'step_dataset', 'step_states']
 
 # %% ../nbs/07b_steps.ipynb #f88e190c
 def task_route(task: InductionTask, space: SearchSpace | None = None,
@@ -48,6 +48,11 @@ def step_rows(task: InductionTask, executor: Executor | None = None, space: Sear
 # %% ../nbs/07b_steps.ipynb #3393af6b
 STEP_DISTANCE_WEIGHTS = {1: 0.2, 2: 0.3, 3: 0.3, 4: 0.2}
 
+def world_value_pairs(values: TypedList, result: TypedList) -> list[tuple[TypedList, TypedList]]:
+    "A batch and what a tool returned on it, as one (value, result) pair of one-item batches per value."
+    return [(TypedList.trusted([x], values.item_type), TypedList.trusted([y], result.item_type))
+            for x, y in zip(values.items, result.items)]
+
 def _step_row(r: dict, tool: str, spans: bool, results: bool, ex: Executor) -> dict:
     "One step example from a `step_rows` row, `tool` its completion (see `step_examples`)."
     prompt, where = P.step_table(r["values"], r["target"]) if spans else (P.step_prompt(r["values"], r["target"]), None)
@@ -59,10 +64,11 @@ def _step_row(r: dict, tool: str, spans: bool, results: bool, ex: Executor) -> d
 
 def step_examples(tasks: Sequence[InductionTask], world_share: float = 0.0, oneshot_share: float = 0.0, seed: int = 0,
                   functions: FunctionDefSet | None = None, spans: bool = False, results: bool = False,
-                  steps: bool = True) -> list[dict]:
+                  steps: bool = True, world_values: bool = False) -> list[dict]:
     """Prompt-completion pairs of kind `step`, `world` and `oneshot` from the tasks' routes; `spans`: step rows also carry
     the targets' character spans (`prompts.step_table`); `results` (with `spans`): and a `tail`, what the chosen tool
-    returns (`result_tail`, below); `steps=False`: no step examples (with `world_share=1`, a world model's data alone)."""
+    returns (`result_tail`, below); `steps=False`: no step examples (with `world_share=1`, a world model's data alone);
+    `world_values`: a world-model example per value instead of per batch (`world_value_pairs`)."""
     fs = functions if functions is not None else default_functions()
     rng, ex, space, out = random.Random(seed), Executor(fs), SearchSpace(fs), []
     for t in tasks:
@@ -70,8 +76,8 @@ def step_examples(tasks: Sequence[InductionTask], world_share: float = 0.0, ones
         for r in step_rows(t, ex, space):
             if steps: out.append(_step_row(r, rng.choice(r["optimal"]), spans, results, ex))
             if rng.random() < world_share:
-                out.append({"prompt": P.world_prompt(r["values"], r["tool"]), "completion": P.world_completion(r["result"]),
-                            "kind": "world"})
+                pairs = world_value_pairs(r["values"], r["result"]) if world_values else [(r["values"], r["result"])]
+                out += [{"prompt": P.world_prompt(v, r["tool"]), "completion": P.world_completion(o), "kind": "world"} for v, o in pairs]
     return out
 
 # %% ../nbs/07b_steps.ipynb #e1946c48
@@ -125,14 +131,16 @@ def target_loss(logits: torch.Tensor, labels: torch.Tensor, weight: float = 1.0,
 
 # %% ../nbs/07b_steps.ipynb #9e201f29
 def step_dataset(tasks: Sequence[InductionTask], world_share: float = 0.0, oneshot_share: float = 0.0, seed: int = 0,
-                 tokenizer=None, target_loss: bool = False, results: bool = False, pairs: bool = False, steps: bool = True):
+                 tokenizer=None, target_loss: bool = False, results: bool = False, pairs: bool = False, steps: bool = True,
+                 world_values: bool = False):
     """`step_examples` as a shuffled `datasets.Dataset`: columns `prompt`, `completion`, `kind`; with `target_loss`,
     tokenized by `tokenizer` with the target values learnt too (columns `input_ids`, `labels`, `kind`; see below), with
-    `results` the chosen tool's results after it, with `pairs` the tool after each pair line; `steps=False`: no step rows."""
+    `results` the chosen tool's results after it, with `pairs` the tool after each pair line; `steps=False`: no step rows; `world_values`: world rows one value each."""
     import datasets
     if (results or pairs) and not target_loss:
         raise ValueError("results and pairs are learnt by the target loss: give target_loss=True")
-    rows = step_examples(tasks, world_share, oneshot_share, seed, spans=target_loss, results=results, steps=steps)
+    rows = step_examples(tasks, world_share, oneshot_share, seed, spans=target_loss, results=results, steps=steps,
+                         world_values=world_values)
     random.Random(seed).shuffle(rows)
     if target_loss:
         if tokenizer is None: raise ValueError("target_loss needs the tokenizer")

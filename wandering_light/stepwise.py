@@ -349,13 +349,27 @@ def parse_result(text, out_cls: type) -> TypedList | None:
     return TypedList(x, out_cls)
 
 # %% ../nbs/09d_stepwise.ipynb #966634af
-def predict_results(model, tokenizer, pairs: Sequence[tuple], batch_size: int = 32,
-                    max_new_tokens: int = 96) -> list[TypedList | None]:
-    "The model's prediction of each `(values, tool)`'s result, or None where its text is not a list of values."
+def _ask_world(model, tokenizer, pairs: Sequence[tuple], batch_size: int, max_new_tokens: int) -> list[TypedList | None]:
+    "One greedy world-model line per `(values, tool)` pair, read by `parse_result`."
     from wandering_light.models import generate
+    if not pairs: return []
     gens = generate(model, tokenizer, [P.world_prompt(v, f) for v, f in pairs], max_new_tokens=max_new_tokens,
                     stop=["\n"], logprobs=False, batch_size=batch_size)
     return [parse_result(g[0].text, f.out_cls) for (v, f), g in zip(pairs, gens)]
+
+def predict_results(model, tokenizer, pairs: Sequence[tuple], batch_size: int = 32, max_new_tokens: int = 96,
+                    per_value: bool | None = None) -> list[TypedList | None]:
+    """The model's prediction of each `(values, tool)`'s result, or None where its text is not a list of values;
+    `per_value` (default: as the checkpoint learnt, its config's `wl_world_format`) asks one value at a time."""
+    pairs = [(as_typed(v), f) for v, f in pairs]
+    if per_value is None: per_value = getattr(getattr(model, "config", None), "wl_world_format", "batch") == "value"
+    if not per_value: return _ask_world(model, tokenizer, pairs, batch_size, max_new_tokens)
+    got = iter(_ask_world(model, tokenizer, [(TypedList.trusted([x], v.item_type), f) for v, f in pairs for x in v.items],
+                          batch_size, max_new_tokens))
+    parts = [[next(got) for _ in v.items] for v, _ in pairs]
+    return [None if any(p is None or len(p.items) != 1 for p in ps) else TypedList.trusted([p.items[0] for p in ps], f.out_cls)
+            for ps, (_, f) in zip(parts, pairs)]
+
 
 # %% ../nbs/09d_stepwise.ipynb #fcecee62
 def world_accuracy(model, tokenizer, pairs: Sequence[tuple], executor: Executor | None = None, **kw) -> dict:
