@@ -9,9 +9,10 @@ this run on the same (values, tool) pairs, drawn as `benchmarks/stepwise.py`'s w
 the ratio of the two; without BENCH/sft/model (a `--data-only` run), the world model alone. `--world-format value`
 (the default, as for `wl sft --task world`) teaches and asks one value at a time, `batch` whole batches (the format of
 world_model.json's run). Chosen on this trial (hand-written scripts, not kept; the data of a `benchmarks/stepwise.py
---data-only` run, the same 100,000 tasks as runs/bench-stepwise-cmp; both cores, nothing else running; the world stage's
+--data-only` run, made by the same command as runs/bench-stepwise-cmp's; both cores, nothing else running; the world stage's
 300 pairs): 8 training minutes on whole batches, 7,602 steps: 16.0% exact; 8 minutes one value at a time, 14,859 steps:
-49.7% (read with whole-batch prompts, 0.0%: a checkpoint is asked in the format it learnt). `--agent` then reruns benchmarks/agent_stepwise.py's agent on its tasks with the world model's
+49.7% (read with whole-batch prompts, 0.0%: a checkpoint is asked in the format it learnt). At 20 training minutes one value
+at a time reached 62.0% (world_model_value.json) against 58.7% for whole batches at 30 (world_model.json). `--agent` then reruns benchmarks/agent_stepwise.py's agent on its tasks with the world model's
 expectations, to report how often they hold against the step-wise model's (one figure each, same tasks, same run).
 Usage: python benchmarks/world_model.py [--save] [--minutes 30] [--bench-dir runs/bench-stepwise] [--run-dir runs/bench-world]
                                         [--threads 2] [--world-pairs 300] [--compile] [--agent] [--world-format value|batch]
@@ -89,7 +90,7 @@ def main(argv):
                             "wall_minutes": round(sft["wall_s"] / 60, 2)},
                "stepwise_model_dir": str(bench / "sft" / "model") if stepwise_model else None}
     if a.agent: figures["agent"] = stage(run, "agent", lambda: agent_expectations(bench, run / "sft" / "model"))["result"]
-    report(a.name, figures, argv)
+    report(a.name, figures, argv, script="world_model")
     return 0
 
 if __name__ == "__main__":
