@@ -50,8 +50,7 @@ STEP_DISTANCE_WEIGHTS = {1: 0.2, 2: 0.3, 3: 0.3, 4: 0.2}
 
 def world_value_pairs(values: TypedList, result: TypedList) -> list[tuple[TypedList, TypedList]]:
     "A batch and what a tool returned on it, as one (value, result) pair of one-item batches per value."
-    return [(TypedList.trusted([x], values.item_type), TypedList.trusted([y], result.item_type))
-            for x, y in zip(values.items, result.items)]
+    return list(zip(values.singletons(), result.singletons()))
 
 def _step_row(r: dict, tool: str, spans: bool, results: bool, ex: Executor) -> dict:
     "One step example from a `step_rows` row, `tool` its completion (see `step_examples`)."

@@ -364,12 +364,10 @@ def predict_results(model, tokenizer, pairs: Sequence[tuple], batch_size: int = 
     pairs = [(as_typed(v), f) for v, f in pairs]
     if per_value is None: per_value = getattr(getattr(model, "config", None), "wl_world_format", "batch") == "value"
     if not per_value: return _ask_world(model, tokenizer, pairs, batch_size, max_new_tokens)
-    got = iter(_ask_world(model, tokenizer, [(TypedList.trusted([x], v.item_type), f) for v, f in pairs for x in v.items],
-                          batch_size, max_new_tokens))
+    got = iter(_ask_world(model, tokenizer, [(x, f) for v, f in pairs for x in v.singletons()], batch_size, max_new_tokens))
     parts = [[next(got) for _ in v.items] for v, _ in pairs]
-    return [None if any(p is None or len(p.items) != 1 for p in ps) else TypedList.trusted([p.items[0] for p in ps], f.out_cls)
+    return [None if any(p is None or len(p) != 1 for p in ps) else TypedList.trusted([p[0] for p in ps], f.out_cls)
             for ps, (_, f) in zip(parts, pairs)]
-
 
 # %% ../nbs/09d_stepwise.ipynb #fcecee62
 def world_accuracy(model, tokenizer, pairs: Sequence[tuple], executor: Executor | None = None, **kw) -> dict:

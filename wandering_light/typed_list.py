@@ -257,6 +257,12 @@ def to_json(self: TypedList) -> dict:
     "Plain JSON data: `{'type': ..., 'items': [...]}` with tagged values."
     return {"type": self.type_name, "items": [to_json_value(x) for x in self.items]}
 
+# %% ../nbs/00_typed_list.ipynb #47ab2b74
+@patch
+def singletons(self: TypedList) -> list[TypedList]:
+    "Each value as a one-item batch of the same type."
+    return [TypedList.trusted([x], self.item_type) for x in self.items]
+
 # %% ../nbs/00_typed_list.ipynb #0e4fa3f8
 @patch
 def to_string(self: TypedList) -> str:
