@@ -13,10 +13,12 @@ world_model.json's run). Chosen on this trial (hand-written scripts, not kept; t
 300 pairs): 8 training minutes on whole batches, 7,602 steps: 16.0% exact; 8 minutes one value at a time, 14,859 steps:
 49.7% (read with whole-batch prompts, 0.0%: a checkpoint is asked in the format it learnt). At 20 training minutes one value
 at a time reached 62.0% (world_model_value.json) against 58.7% for whole batches at 30 (world_model.json). `--agent` then reruns benchmarks/agent_stepwise.py's agent on its tasks with the world model's
-expectations, to report how often they hold against the step-wise model's (one figure each, same tasks, same run).
+expectations, to report how often they hold against the step-wise model's (one figure each, same tasks, same run); its
+policy is BENCH/sft/model, or with `--policy-dir RUN` another step-wise run's (for a world model trained on a
+`--data-only` directory, which has no policy).
 Usage: python benchmarks/world_model.py [--save] [--minutes 30] [--bench-dir runs/bench-stepwise] [--run-dir runs/bench-world]
-                                        [--threads 2] [--world-pairs 300] [--compile] [--agent] [--world-format value|batch]
-                                        [--name world_model]
+                                        [--threads 2] [--world-pairs 300] [--compile] [--agent] [--policy-dir RUN]
+                                        [--world-format value|batch] [--name world_model]
 """
 import argparse, sys
 from pathlib import Path
@@ -54,17 +56,20 @@ def main(argv):
     ap.add_argument("--world-pairs", type=int, default=300)
     ap.add_argument("--compile", action="store_true", help="train a torch.compile'd model (--torch-compile)")
     ap.add_argument("--agent", action="store_true", help="also the agent's expectations with each model (about 3 minutes)")
+    ap.add_argument("--policy-dir", default=None, help="--agent: the step-wise run (RUN/sft/model, RUN/data) whose policy "
+                    "the agent uses (default: --bench-dir)")
     ap.add_argument("--world-format", default="value", choices=["value", "batch"],
                     help="world-model examples one value each (asked so too) or whole batches")
     ap.add_argument("--name", default="world_model", help="results file: benchmarks/results/NAME.json")
     a = ap.parse_args(argv)
     bench, run = Path(a.bench_dir), Path(a.run_dir)
     stepwise_model = (bench / "sft" / "model" / "config.json").exists()
-    if not (bench / "data" / "train.jsonl.gz").exists() or (a.agent and not stepwise_model):
-        need = "data/ and sft/model" if a.agent else "data/"
-        print(f"error: no step-wise run in {bench} ({need}): run `python benchmarks/stepwise.py --run-dir {bench}` first",
-              file=sys.stderr)
-        return 2
+    policy_dir = Path(a.policy_dir) if a.policy_dir else bench
+    for d, need in ((bench, "data/"), *([(policy_dir, "data/ and sft/model")] if a.agent else [])):
+        if not (d / "data" / "train.jsonl.gz").exists() or (need != "data/" and not (d / "sft" / "model" / "config.json").exists()):
+            print(f"error: no step-wise run in {d} ({need}): run `python benchmarks/stepwise.py --run-dir {d}` first",
+                  file=sys.stderr)
+            return 2
     import torch
     torch.set_num_threads(a.threads)
     from wandering_light.training.sft import parse_args as sft_args, run_sft
@@ -89,7 +94,8 @@ def main(argv):
                             "threads": a.threads, "torch_compile": a.compile, "stopped": r.get("stopped"),
                             "wall_minutes": round(sft["wall_s"] / 60, 2)},
                "stepwise_model_dir": str(bench / "sft" / "model") if stepwise_model else None}
-    if a.agent: figures["agent"] = stage(run, "agent", lambda: agent_expectations(bench, run / "sft" / "model"))["result"]
+    if a.agent: figures["agent"] = stage(run, "agent", lambda: agent_expectations(policy_dir, run / "sft" / "model"))["result"] \
+        | {"policy": str(policy_dir / "sft" / "model")}
     report(a.name, figures, argv, script="world_model")
     return 0
 

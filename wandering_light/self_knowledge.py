@@ -6,11 +6,13 @@ Docs: https://wandering-light.github.io/wandering_light/self_knowledge.html.md""
 
 # %% ../nbs/09e_self_knowledge.ipynb #42e33704
 from __future__ import annotations
-import math
+import json, math
+from pathlib import Path
 from typing import Callable, Sequence
 from .typed_list import TypedList
 from .tasks import InductionTask
 from .calibration import expected_calibration_error, auroc, brier_score, p_yes_from_logprobs, fit_platt, log_odds, sigmoid
+from .utils import write_json_atomic
 from . import prompts as P
 
 # %% auto #0
@@ -25,10 +27,22 @@ def solve_prompt(values: TypedList, target: TypedList) -> str:
     return P.step_prompt(values, target) + "\n" + P.question_suffix(Q_SOLVE)
 
 # %% ../nbs/09e_self_knowledge.ipynb #8a466e51
-def outcome_rows(policy, tasks: Sequence[InductionTask], max_steps: int = 8) -> list[dict]:
-    "One greedy rollout of `policy` (a `stepwise.Policy`) per task: `{'task', 'solved', 'end'}`."
-    rs = policy.rollouts([(t.input, t.output) for t in tasks], max_steps)
-    return [{"task": t, "solved": r.reached, "end": r.end} for t, r in zip(tasks, rs)]
+def outcome_rows(policy, tasks: Sequence[InductionTask], max_steps: int = 8, cache: str | Path | None = None,
+                 chunk: int = 1000, progress: bool = False) -> list[dict]:
+    """One greedy rollout of `policy` (a `stepwise.Policy`) per task: `{'task', 'solved', 'end'}`, `chunk` tasks at a
+    time; with a folder `cache`, each chunk's outcomes are saved there and read back on the next call (same tasks)."""
+    from tqdm.auto import tqdm
+    out, bar = [], tqdm(total=len(tasks), desc="outcomes", unit="task", disable=not progress)
+    for i in range(0, len(tasks), chunk):
+        part, f = tasks[i:i + chunk], Path(cache) / f"{i:08d}.json" if cache else None
+        got = json.loads(f.read_text()) if f and f.exists() else None
+        if got is None or len(got) != len(part):
+            got = [[r.reached, r.end] for r in policy.rollouts([(t.input, t.output) for t in part], max_steps)]
+            if f: write_json_atomic(f, got)
+        out += [{"task": t, "solved": s, "end": e} for t, (s, e) in zip(part, got)]
+        bar.update(len(part))
+    bar.close()
+    return out
 
 def outcome_dataset(rows: Sequence[dict]):
     "The rows as a `datasets.Dataset` of `solve_prompt` / ` yes` or ` no`."

@@ -61,7 +61,8 @@ class SFTRunConfig(TrainOptions, SFTConfig):
     pair_loss: float = _opt(0.0, "steps, with --target-loss: weight of the tool also learnt after every pair line but the "
                             "last, from the pairs above it (deep supervision on the same forward pass; 0, the default: off, as it "
                             "showed no gain in trials: see the steps chapter)", min=0.0)
-    self_tasks: int = _opt(4_000, "self: training tasks the start policy is rolled out on (its outcomes are the labels)", min=1)
+    self_tasks: int = _opt(4_000, "self: training tasks the start policy is rolled out on (its outcomes are the "
+                         "labels; benchmarks/self_knowledge.py takes 30,000: on 6,000 the evaluator overfitted)", min=1)
     self_max_steps: int = _opt(8, "self: the budget of that rollout, in tools", min=1)
     model_name: str = _opt("tiny", "model size to build from scratch (tiny, small, base) or a checkpoint directory / hub name")
     max_steps: int = _opt(150, "training steps", min=1)
@@ -268,7 +269,8 @@ def run_sft(cfg: SFTRunConfig) -> dict:
         elif cfg.task == "world": ds = step_dataset(data["train"], 1.0, 0.0, cfg.seed, steps=False, world_values=per_value)
         elif cfg.task == "self":                # labels: what the start policy does, one greedy rollout per task
             from wandering_light.stepwise import StepPolicy
-            rows = outcome_rows(StepPolicy(model, tok), _sample(data["train"], cfg.self_tasks, f"{cfg.seed}:self"), cfg.self_max_steps)
+            rows = outcome_rows(StepPolicy(model, tok), _sample(data["train"], cfg.self_tasks, f"{cfg.seed}:self"), cfg.self_max_steps,
+                               cache=tr.run.path / "outcomes", progress=not cfg.quiet)     # a resumed run reads them back
             tr.run.log("outcomes", key="outcomes", tasks=len(rows), solved=sum(r["solved"] for r in rows))
             ds = outcome_dataset(rows)
         else: ds = (induction_dataset if cfg.task == "induction" else proposer_dataset)(data["train"])
