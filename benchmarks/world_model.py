@@ -42,7 +42,7 @@ def agent_expectations(bench: Path, world_dir: Path, n: int = 200) -> dict:
         acc = expectation_accuracy(runs, judge, keep=lambda body: "world model predicts" in body)
         out[name] = {"expectation_accuracy": acc["accuracy"], "checks": acc["n"], "agent_success": solve_rate(runs),
                      "unread_predictions": plan.work["unread_predictions"]}
-    return out | {"tasks": len(kept)}
+    return out | {"tasks": len(kept), "policy": str(bench / "sft" / "model")}   # in the stage's result: what it measured
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -65,8 +65,9 @@ def main(argv):
     bench, run = Path(a.bench_dir), Path(a.run_dir)
     stepwise_model = (bench / "sft" / "model" / "config.json").exists()
     policy_dir = Path(a.policy_dir) if a.policy_dir else bench
-    for d, need in ((bench, "data/"), *([(policy_dir, "data/ and sft/model")] if a.agent else [])):
-        if not (d / "data" / "train.jsonl.gz").exists() or (need != "data/" and not (d / "sft" / "model" / "config.json").exists()):
+    for d, model in [(bench, False)] + [(policy_dir, True)] * a.agent:     # the data, and the agent's policy
+        if not (d / "data" / "train.jsonl.gz").exists() or (model and not (d / "sft" / "model" / "config.json").exists()):
+            need = "data/ and sft/model" if model else "data/"
             print(f"error: no step-wise run in {d} ({need}): run `python benchmarks/stepwise.py --run-dir {d}` first",
                   file=sys.stderr)
             return 2
@@ -94,8 +95,7 @@ def main(argv):
                             "threads": a.threads, "torch_compile": a.compile, "stopped": r.get("stopped"),
                             "wall_minutes": round(sft["wall_s"] / 60, 2)},
                "stepwise_model_dir": str(bench / "sft" / "model") if stepwise_model else None}
-    if a.agent: figures["agent"] = stage(run, "agent", lambda: agent_expectations(policy_dir, run / "sft" / "model"))["result"] \
-        | {"policy": str(policy_dir / "sft" / "model")}
+    if a.agent: figures["agent"] = stage(run, "agent", lambda: agent_expectations(policy_dir, run / "sft" / "model"))["result"]
     report(a.name, figures, argv, script="world_model")
     return 0
 
