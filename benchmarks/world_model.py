@@ -12,9 +12,9 @@ world_model.json's run). Chosen on this trial (hand-written scripts, not kept; t
 --data-only` run, made by the same command as runs/bench-stepwise-cmp's; both cores, nothing else running; the world stage's
 300 pairs): 8 training minutes on whole batches, 7,602 steps: 16.0% exact; 8 minutes one value at a time, 14,859 steps:
 49.7% (read with whole-batch prompts, 0.0%: a checkpoint is asked in the format it learnt). At 20 training minutes one value
-at a time reached 62.0% (world_model_value.json) against 58.7% for whole batches at 30 (world_model.json). `--agent` then reruns benchmarks/agent_stepwise.py's agent on its tasks with the world model's
-expectations, to report how often they hold against the step-wise model's (one figure each, same tasks, same run); its
-policy is BENCH/sft/model, or with `--policy-dir RUN` another step-wise run's (for a world model trained on a
+at a time reached 62.0% (world_model_value.json) against 58.7% for whole batches at 30 (world_model.json). `--agent`
+then reruns benchmarks/agent_stepwise.py's agent on its tasks with the world model's expectations, to report how
+often they hold against the step-wise model's (one figure each, same tasks, same run); its policy is BENCH/sft/model, or with `--policy-dir RUN` another step-wise run's (for a world model trained on a
 `--data-only` directory, which has no policy).
 Usage: python benchmarks/world_model.py [--save] [--minutes 30] [--bench-dir runs/bench-stepwise] [--run-dir runs/bench-world]
                                         [--threads 2] [--world-pairs 300] [--compile] [--agent] [--policy-dir RUN]
