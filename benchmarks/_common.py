@@ -40,6 +40,14 @@ def stage(run: Path, name: str, fn):
         f.write_text(json.dumps(done, indent=1))
     return json.loads(f.read_text())[name]
 
+def same_settings(run: Path, a, keys) -> None:
+    "Keep a run directory to one set of settings (the options `keys` of `a`): otherwise exit with a one-line error."
+    same = {k: getattr(a, k) for k in keys}
+    made = stage(run, "settings", lambda: same)["result"]
+    if made != same:
+        diff = ", ".join(f"--{k.replace('_', '-')} {made[k]}" for k in keys if made.get(k) != same[k])
+        sys.exit(f"error: {run} was made with other settings ({diff}): pass them again, or use another --run-dir")
+
 def stepwise_checkpoint(path: Path) -> Path:
     "A checkpoint that benchmarks/stepwise.py trained; without one, exit with a one-line error that says so."
     if not (Path(path) / "config.json").exists(): sys.exit(f"error: no checkpoint at {path}: run benchmarks/stepwise.py first")

@@ -31,7 +31,7 @@ import argparse, json, sys, time
 from collections import Counter
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import report, stage, solve_rate as rate
+from _common import report, stage, same_settings, solve_rate as rate
 
 SETTINGS = ("train_tasks", "sft_steps", "mine_tasks", "test_tasks", "dpo_steps", "lr", "beta", "loss", "batch_size",
             "budget", "temperature", "threads", "max_chars", "drop_views", "seed")   # a run directory keeps to one set
@@ -77,11 +77,7 @@ def one_bootstrap(name: str, a, root: Path) -> dict:
     import random
     run = root / name
     run.mkdir(parents=True, exist_ok=True)
-    same = {k: getattr(a, k) for k in SETTINGS}
-    made = stage(run, "settings", lambda: same)["result"]
-    if made != same:
-        diff = ", ".join(f"--{k.replace('_', '-')} {made[k]}" for k in SETTINGS if made.get(k) != same[k])
-        sys.exit(f"error: {run} was made with other settings ({diff}): pass them again, or use another --run-dir")
+    same_settings(run, a, SETTINGS)
     bs, window = load_bootstrap(name), Window(drop_views=tuple(a.drop_views), max_chars=a.max_chars)
     train = bs.tasks(a.train_tasks, seed=0)
     seen = {visible(t) for t in train}

@@ -5,8 +5,9 @@ The step-wise model of `benchmarks/stepwise.py` (BENCH/sft/model) learns its wor
 (`wl sft --task world`): from scratch, on the same training data (BENCH/data: what each tool returns on the values of
 every step of every route), for `--minutes` of training time on the training clock, batch 16. Both are then measured in
 this run on the same (values, tool) pairs, drawn as `benchmarks/stepwise.py`'s world stage draws them from held-out
-(test-split) routes: exact match of the predicted values (`stepwise.world_accuracy`), overall and by input type, and
-the ratio of the two; without BENCH/sft/model (a `--data-only` run), the world model alone. `--world-format value`
+(test-split) routes: exact match of the predicted values (`stepwise.world_accuracy`), overall, without the two tools
+whose results are SHA-256 digests (`common_functions.HASH_TOOLS`: no model predicts them, so they cap the score), value
+by value, and by input type, and the ratio of the two; without BENCH/sft/model (a `--data-only` run), the world model alone. `--world-format value`
 (the default, as for `wl sft --task world`) teaches and asks one value at a time, `batch` whole batches (the format of
 world_model.json's run). Chosen on this trial (hand-written scripts, not kept; the data of a `benchmarks/stepwise.py
 --data-only` run, made by the same command as runs/bench-stepwise-cmp's; both cores, nothing else running; the world stage's
@@ -26,7 +27,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _common import report, stage
 
 def agent_expectations(bench: Path, world_dir: Path, n: int = 200) -> dict:
-    "Expectation accuracy in the agent's runs on benchmarks/agent_stepwise.py's tasks and settings, with each model's world prompt."
+    """Expectation accuracy in the agent's runs on benchmarks/agent_stepwise.py's tasks and settings, with each model's world
+    prompt: overall and by the function type of the action's pipeline (input type -> output type)."""
     from wandering_light.agent.training import run_agent, expectation_accuracy
     from wandering_light.agent.loop import AgentLoop, ExpertPolicy
     from wandering_light.agent.candidates import LintScorer
@@ -41,7 +43,7 @@ def agent_expectations(bench: Path, world_dir: Path, n: int = 200) -> dict:
         runs = run_agent(plan, LintScorer(), kept, agent_config())
         acc = expectation_accuracy(runs, judge, keep=lambda body: "world model predicts" in body)
         out[name] = {"expectation_accuracy": acc["accuracy"], "checks": acc["n"], "agent_success": solve_rate(runs),
-                     "unread_predictions": plan.work["unread_predictions"]}
+                     "unread_predictions": plan.work["unread_predictions"], "by_function_type": acc["by_function_type"]}
     return out | {"tasks": len(kept), "policy": str(bench / "sft" / "model")}   # in the stage's result: what it measured
 
 def main(argv):

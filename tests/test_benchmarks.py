@@ -40,3 +40,14 @@ def test_agent_dpo_held_out_is_distinct_and_ends(monkeypatch):
     got = agent_dpo.held_out(bs, 3, 0, {agent_dpo.visible(pool[0])})
     assert len(got) == 3 and len({agent_dpo.visible(t) for t in got}) == 3 and agent_dpo.visible(pool[0]) not in map(agent_dpo.visible, got)
     with pytest.raises(SystemExit, match="made only 5 new instances"): agent_dpo.held_out(bs, 6, 0, {agent_dpo.visible(pool[0])})
+
+def test_same_settings_keeps_a_run_directory_to_one_set(tmp_path, monkeypatch):
+    "A run directory remembers the settings it was made with; other settings end in a one-line exit that names them."
+    monkeypatch.syspath_prepend(str(BENCH))
+    from types import SimpleNamespace as NS
+    from _common import same_settings
+    keys = ("steps", "lr")
+    same_settings(tmp_path, NS(steps=10, lr=1e-3, quiet=True), keys)
+    same_settings(tmp_path, NS(steps=10, lr=1e-3, quiet=False), keys)        # an option outside the settings may change
+    with pytest.raises(SystemExit, match=r"made with other settings \(--steps 10\)"):
+        same_settings(tmp_path, NS(steps=11, lr=1e-3, quiet=True), keys)

@@ -169,8 +169,9 @@ class AgentArgs:
                               "search (plan) or the policy's next tool (tool)", "choices": ["plan", "tool"]})
     expect: str = field(default="world", metadata={"help": "--policy stepwise: expectations from the checkpoint's world-model "
                         "prompt (world) or the values the search saw (search)", "choices": ["world", "search"]})
-    world_model: str | None = field(default=None, metadata={"help": "--policy stepwise, --expect world: a world model trained "
-                                    "alone (wl sft --task world) writes the expectations instead of --model's world prompt"})
+    world_model: str | None = field(default=None, metadata={"help": "a world model trained alone (wl sft --task world, or "
+                                    "agent.world for a bootstrap's tools) writes the expectations: instead of --model's world "
+                                    "prompt with --policy stepwise --expect world, instead of the policy's own with any other"})
     plan_budget: int = field(default=300, metadata={"help": "--policy stepwise: tool applications per plan search", "min": 1})
     probes: int = field(default=24, metadata={"help": "--policy stepwise: probe values that tell plans apart (0: off)", "min": 0})
     temperature: float = field(default=1.0, metadata={"help": "the model's sampling temperature for candidates"})
@@ -204,7 +205,6 @@ class AgentArgs:
         elif "model" in (self.policy, self.scorer) or "logit" in (self.policy, self.scorer):
             if not self.model: raise UserError("--policy model and --scorer logit need --model")
         elif self.model or self.base_url: raise UserError("--model and --base-url are for --policy model or --scorer logit")
-        if self.world_model and self.policy != "stepwise": raise UserError("--world-model is for --policy stepwise")
         if self.base_url and not self.model: raise UserError("--base-url needs --model (the name of the served model)")
         if self.limit is not None and self.limit < 1: raise UserError("--limit must be at least 1")
         self.walk_lengths()
@@ -247,6 +247,10 @@ def _agent_loop(a: AgentArgs, functions, boot=None):
     if a.policy in ("model", "stepwise"): policy = model_policy
     elif a.policy == "expert" and boot is not None: policy = boot.expert(slip_prob=a.slip_prob)
     else: policy = make_policy(a.policy, functions, **({"slip_prob": a.slip_prob} if a.policy == "expert" else {}))
+    if a.world_model and a.policy != "stepwise":          # any other policy: the world model writes its expectations
+        from wandering_light.agent.world import WorldExpectations
+        from wandering_light.stepwise import StepPolicy
+        policy = WorldExpectations(policy, StepPolicy.load(a.world_model, functions=functions))
     scorer = model_scorer if a.scorer == "logit" else make_scorer(a.scorer)
     return AgentLoop(policy, scorer, functions, AgentConfig(a.budget, a.max_retries, a.n, a.max_n, a.threshold, a.heldout, a.seed),
                      rules=boot)

@@ -10,23 +10,24 @@ import hashlib, math, statistics
 from .function_def import FunctionDefSet, tool
 
 # %% auto #0
-__all__ = ['WL_CORE_V1_NAMES', 'WL_CORE_V1', 'basic_fns', 'builtin_sets', 'inc', 'dec', 'double', 'half', 'square', 'mod2', 'neg',
-           'int_abs', 'sign', 'identity_int', 'is_even', 'is_odd', 'int_to_bool', 'int_to_str', 'is_positive',
-           'is_negative', 'int_to_float', 'int_bit_length', 'int_popcount', 'int_is_power_of_two', 'int_clip_0_100',
-           'f_reciprocal', 'f_abs_sqrt', 'f_fraction', 'f_trunc', 'f_round', 'f_mod1', 'f_abs', 'f_floor', 'f_ceil',
-           'f_square', 'float_to_str', 'f_log10', 'f_exp', 'f_sin', 'f_is_integer', 'f_frac_percent', 'upper', 'lower',
-           'capitalize', 'title', 'strip', 'swapcase', 'reverse', 'repeat', 'duplicate', 'length', 'is_digit',
-           'is_alpha', 'count_a', 'startswith_a', 'endswith_z', 'contains_space', 'is_lower', 'is_upper', 'is_space',
-           'is_title', 'is_numeric', 'first_char', 'last_char', 'str_is_palindrome', 'str_count_vowels',
-           'str_remove_digits', 'str_reverse_words', 'str_to_list', 'str_hash', 'bool_not', 'bool_to_int',
-           'bool_to_str', 'bool_identity', 'bool_to_float', 'list_length', 'list_reverse', 'list_sorted', 'list_unique',
-           'list_sum', 'list_is_empty', 'tuple_length', 'tuple_reverse', 'tuple_to_list', 'tuple_is_empty', 'set_size',
-           'set_is_empty', 'set_to_list', 'dict_keys', 'dict_values', 'dict_items', 'dict_length', 'dict_is_empty',
-           'dict_keyset', 'bytes_length', 'bytes_to_hex', 'bytes_upper', 'bytes_is_empty', 'bytearray_length',
-           'bytearray_to_bytes', 'bytearray_reverse', 'complex_real', 'complex_imag', 'complex_abs', 'range_length',
-           'range_list', 'range_sum', 'list_max', 'list_min', 'list_tail', 'list_median', 'tuple_count_none',
-           'tuple_to_index_dict', 'dict_freeze', 'dict_has_duplicate_values', 'dict_flip', 'bytes_reverse',
-           'bytes_is_ascii', 'complex_conjugate', 'complex_phase', 'range_max', 'set_hash']
+__all__ = ['WL_CORE_V1_NAMES', 'WL_CORE_V1', 'basic_fns', 'builtin_sets', 'HASH_TOOLS', 'inc', 'dec', 'double', 'half', 'square',
+           'mod2', 'neg', 'int_abs', 'sign', 'identity_int', 'is_even', 'is_odd', 'int_to_bool', 'int_to_str',
+           'is_positive', 'is_negative', 'int_to_float', 'int_bit_length', 'int_popcount', 'int_is_power_of_two',
+           'int_clip_0_100', 'f_reciprocal', 'f_abs_sqrt', 'f_fraction', 'f_trunc', 'f_round', 'f_mod1', 'f_abs',
+           'f_floor', 'f_ceil', 'f_square', 'float_to_str', 'f_log10', 'f_exp', 'f_sin', 'f_is_integer',
+           'f_frac_percent', 'upper', 'lower', 'capitalize', 'title', 'strip', 'swapcase', 'reverse', 'repeat',
+           'duplicate', 'length', 'is_digit', 'is_alpha', 'count_a', 'startswith_a', 'endswith_z', 'contains_space',
+           'is_lower', 'is_upper', 'is_space', 'is_title', 'is_numeric', 'first_char', 'last_char', 'str_is_palindrome',
+           'str_count_vowels', 'str_remove_digits', 'str_reverse_words', 'str_to_list', 'str_hash', 'bool_not',
+           'bool_to_int', 'bool_to_str', 'bool_identity', 'bool_to_float', 'list_length', 'list_reverse', 'list_sorted',
+           'list_unique', 'list_sum', 'list_is_empty', 'tuple_length', 'tuple_reverse', 'tuple_to_list',
+           'tuple_is_empty', 'set_size', 'set_is_empty', 'set_to_list', 'dict_keys', 'dict_values', 'dict_items',
+           'dict_length', 'dict_is_empty', 'dict_keyset', 'bytes_length', 'bytes_to_hex', 'bytes_upper',
+           'bytes_is_empty', 'bytearray_length', 'bytearray_to_bytes', 'bytearray_reverse', 'complex_real',
+           'complex_imag', 'complex_abs', 'range_length', 'range_list', 'range_sum', 'list_max', 'list_min',
+           'list_tail', 'list_median', 'tuple_count_none', 'tuple_to_index_dict', 'dict_freeze',
+           'dict_has_duplicate_values', 'dict_flip', 'bytes_reverse', 'bytes_is_ascii', 'complex_conjugate',
+           'complex_phase', 'range_max', 'set_hash']
 
 # %% ../nbs/02_common_functions.ipynb #731a16bc
 @tool
@@ -347,3 +348,6 @@ def _collect():
 WL_CORE_V1 = _collect()
 basic_fns = WL_CORE_V1
 builtin_sets = [WL_CORE_V1]
+
+# %% ../nbs/02_common_functions.ipynb #7c641de7
+HASH_TOOLS = ("str_hash", "set_hash")     # SHA-256 digests: not predictable from the input

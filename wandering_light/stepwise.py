@@ -10,7 +10,7 @@ import heapq, itertools, math, time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 import torch
 from fastcore.basics import patch
 from .typed_list import TypedList
@@ -23,7 +23,8 @@ from .calibration import auroc, brier_score, expected_calibration_error
 
 # %% auto #0
 __all__ = ['Policy', 'StepPolicy', 'rotations', 'OraclePolicy', 'Rollout', 'rollout_reward', 'stepwise_attempts', 'as_policy',
-           'StepwiseSolver', 'GuidedSolver', 'parse_result', 'predict_results', 'world_accuracy', 'evaluate_stepwise']
+           'StepwiseSolver', 'GuidedSolver', 'parse_result', 'value_answers', 'predict_results', 'world_accuracy',
+           'predict_pipeline', 'world_predictor', 'evaluate_stepwise']
 
 # %% ../nbs/09d_stepwise.ipynb #a291a8aa
 class Policy:
@@ -357,32 +358,75 @@ def _ask_world(model, tokenizer, pairs: Sequence[tuple], batch_size: int, max_ne
                     stop=["\n"], logprobs=False, batch_size=batch_size)
     return [parse_result(g[0].text, f.out_cls) for (v, f), g in zip(pairs, gens)]
 
+def _asks_values(model, per_value: bool | None) -> bool:
+    "Is the model asked one value at a time? (default: as its checkpoint learnt, its config's `wl_world_format`)"
+    return per_value if per_value is not None else getattr(getattr(model, "config", None), "wl_world_format", "batch") == "value"
+
+def value_answers(model, tokenizer, pairs: Sequence[tuple], batch_size: int = 32, max_new_tokens: int = 96,
+                  per_value: bool | None = None) -> list[list[TypedList | None]]:
+    """For each `(values, tool)` pair, the model's answer for each value (a one-value batch, or None where unread): asked
+    one value at a time (`per_value`), or the whole batch at once and its answer split (all None unless it has one
+    value for each)."""
+    pairs = [(as_typed(v), f) for v, f in pairs]
+    if _asks_values(model, per_value):
+        got = iter(_ask_world(model, tokenizer, [(x, f) for v, f in pairs for x in v.singletons()], batch_size, max_new_tokens))
+        return [[next(got) for _ in v.items] for v, _ in pairs]
+    return [p.singletons() if p is not None and len(p) == len(v) else [None] * len(v)
+            for p, (v, _) in zip(_ask_world(model, tokenizer, pairs, batch_size, max_new_tokens), pairs)]
+
+def _join(answers: list, out_cls: type) -> TypedList | None:
+    "A batch's prediction from its values' answers: None unless every value's answer was read as one value."
+    if any(a is None or len(a) != 1 for a in answers): return None
+    return TypedList.trusted([a.items[0] for a in answers], out_cls)
+
 def predict_results(model, tokenizer, pairs: Sequence[tuple], batch_size: int = 32, max_new_tokens: int = 96,
                     per_value: bool | None = None) -> list[TypedList | None]:
     """The model's prediction of each `(values, tool)`'s result, or None where its text is not a list of values;
     `per_value` (default: as the checkpoint learnt, its config's `wl_world_format`) asks one value at a time."""
     pairs = [(as_typed(v), f) for v, f in pairs]
-    if per_value is None: per_value = getattr(getattr(model, "config", None), "wl_world_format", "batch") == "value"
-    if not per_value: return _ask_world(model, tokenizer, pairs, batch_size, max_new_tokens)
-    got = iter(_ask_world(model, tokenizer, [(x, f) for v, f in pairs for x in v.singletons()], batch_size, max_new_tokens))
-    parts = [[next(got) for _ in v.items] for v, _ in pairs]
-    return [None if any(p is None or len(p) != 1 for p in ps) else TypedList.trusted([p[0] for p in ps], f.out_cls)
-            for ps, (_, f) in zip(parts, pairs)]
+    if not _asks_values(model, per_value): return _ask_world(model, tokenizer, pairs, batch_size, max_new_tokens)
+    return [_join(a, f.out_cls) for a, (_, f) in zip(value_answers(model, tokenizer, pairs, batch_size, max_new_tokens, True), pairs)]
+
 
 # %% ../nbs/09d_stepwise.ipynb #fcecee62
+def _right(answers: list, want: TypedList | None) -> int:
+    "How many of `want`'s values the per-value `answers` (see `value_answers`) have exactly."
+    return 0 if want is None else sum(a is not None and a == w for a, w in zip(answers, want.singletons()))
+
 def world_accuracy(model, tokenizer, pairs: Sequence[tuple], executor: Executor | None = None, **kw) -> dict:
-    "Exact-match accuracy of `predict_results` on `(values, tool)` pairs: overall, by tool, by input type."
+    """Exact-match accuracy of the model's predictions (`value_answers`, `kw` its options) on `(values, tool)` pairs:
+    overall, without the hash tools (`HASH_TOOLS`), value by value, by tool and by input type."""
     from wandering_light.typed_list import short_type_name
-    ex = executor or Executor(default_functions())
-    preds, by_tool, by_type = predict_results(model, tokenizer, pairs, **kw), {}, {}
-    for (v, f), p in zip(pairs, preds):
-        try: ok = p is not None and p == ex.apply(f, v)
-        except ExecutionError: ok = False
-        for d, k in ((by_tool, f.name), (by_type, short_type_name(f.in_cls))):
-            d.setdefault(k, [0, 0]); d[k][0] += 1; d[k][1] += ok
+    from wandering_light.common_functions import HASH_TOOLS
+    ex, pairs = executor or Executor(default_functions()), [(as_typed(v), f) for v, f in pairs]
+    answers, by_tool, by_type, values, right = value_answers(model, tokenizer, pairs, **kw), {}, {}, 0, 0
+    for (v, f), a in zip(pairs, answers):
+        try: want = ex.apply(f, v)
+        except ExecutionError: want = None
+        k = _right(a, want)
+        ok, values, right = want is not None and k == len(want) == len(a), values + len(v), right + k
+        for d, key in ((by_tool, f.name), (by_type, short_type_name(f.in_cls))):
+            d.setdefault(key, [0, 0]); d[key][0] += 1; d[key][1] += ok
     rate = lambda d: {k: round(s / n, 4) for k, (n, s) in sorted(d.items())}
+    learnable = [(n, s) for k, (n, s) in by_tool.items() if k not in HASH_TOOLS]
     return {"pairs": len(pairs), "exact_match": sum(s for _, s in by_tool.values()) / max(1, len(pairs)),
-            "by_type": rate(by_type), "by_tool": rate(by_tool)}
+            "exact_match_without_hashes": sum(s for _, s in learnable) / max(1, sum(n for n, _ in learnable)),
+            "pairs_without_hashes": sum(n for n, _ in learnable),
+            "value_exact_match": right / max(1, values), "values": values, "by_type": rate(by_type), "by_tool": rate(by_tool)}
+
+
+# %% ../nbs/09d_stepwise.ipynb #b5370e91
+def predict_pipeline(predict: Callable, values: TypedList, pipe: Sequence[FunctionDef]) -> TypedList | None:
+    "What `pipe` returns on `values` by the predictor `(values, tool) -> values or None`, tool by tool."
+    for f in pipe:
+        values = predict(values, f)
+        if values is None: return None
+    return values
+
+def world_predictor(world: StepPolicy | Callable) -> Callable:
+    "`(values, tool) -> predicted values or None` from a world model (its greedy one-value-at-a-time answer) or a function."
+    if callable(world) and not isinstance(world, StepPolicy): return world
+    return lambda v, f: predict_results(world.model, world.tok, [(v, f)])[0]
 
 # %% ../nbs/09d_stepwise.ipynb #0a5c1128
 def evaluate_stepwise(model, tokenizer, tasks: Sequence, max_steps: int = 8, batch_size: int = 64) -> dict:

@@ -14,7 +14,7 @@ from ..typed_list import TypedList, short_type_name
 from ..function_def import FunctionDefList, FunctionDefSet
 from ..executor import Executor
 from ..tasks import sample_values
-from ..stepwise import GuidedSolver, StepPolicy, predict_results
+from ..stepwise import GuidedSolver, StepPolicy, predict_pipeline, world_predictor
 from .blocks import comment
 from .views import TaskView
 from .candidates import BlockContext, count_matches
@@ -130,10 +130,7 @@ def _expected(self: StepwiseAgentPolicy, ctx: BlockContext) -> tuple[TypedList |
     pipe = ctx.action_pipeline
     if pipe is None: return None, ""
     if self.expect == "world":
-        v = ctx.state
-        for f in pipe:
-            v = predict_results(self.world.model, self.world.tok, [(v, f)])[0]
-            if v is None: break
+        v = predict_pipeline(world_predictor(self.world), ctx.state, pipe)
         if v is not None: return v, "the world model predicts"
         self.work["unread_predictions"] += 1
     r = self.executor.run(FunctionDefList(pipe), ctx.state)

@@ -1,0 +1,99 @@
+"""The agent's expectations written by a world model of each bootstrap's own: how often they hold, by bootstrap and function type.
+
+For each bootstrap named in `--bootstraps` (default: sorting and vigenere; the induction bootstrap's world model and
+expectations are benchmarks/world_model.py's), in one run, each stage resumable in RUN/BOOTSTRAP/stages.json:
+
+1. **Data.** Random walks of `--walk` type-compatible tools (`agent.world.walk_pairs`) from the inputs of
+   `--train-tasks` instances (seed 0), one world-model example per value (`agent.world.world_rows`).
+2. **Training.** A tiny model from scratch learns them for `--steps` steps of batch `--batch-size`
+   (`agent.world.train_world_model`; the bootstrap's tool names are single tokens).
+3. **The world model alone.** Exact match on the walks from `--test-tasks` held-out instances (seed 1, distinct,
+   none with a training input: benchmarks/agent_dpo.py's `held_out`): per (values, tool) pair, value by value and by tool (`stepwise.world_accuracy`).
+4. **In the agent.** The bootstrap's scripted expert runs the held-out instances (4 ticks, 4 candidates a block), slipping
+   with probability `--slip` so that some actions are wrong ones, as a model's would be, and every expectation is the
+   world model's prediction for the chosen action (`agent.world.WorldExpectations`). Reported: how often the
+   expectations held (`agent.training.expectation_accuracy`, world-model expectations only), overall and by the
+   action's function type. The actions are the expert's, not a trained model's: the figure measures the world model on
+   the states and actions of an agent that sometimes errs, not a model policy's choices.
+
+Usage: python benchmarks/agent_world.py [--save] [--bootstraps sorting vigenere] [--train-tasks 2000] [--test-tasks 100]
+                                        [--walk 3] [--steps 3000] [--batch-size 16] [--slip 0.5] [--threads 2]
+                                        [--run-dir runs/bench-agent-world]
+"""
+import argparse, sys, time
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).parent))
+from _common import report, stage, same_settings, solve_rate
+from agent_dpo import held_out, visible
+
+SETTINGS = ("train_tasks", "test_tasks", "walk", "steps", "batch_size", "lr", "slip")     # a run directory keeps to one set
+
+def one_bootstrap(name: str, a, root: Path) -> dict:
+    "Steps 1-4 above for one bootstrap; returns its figures."
+    from wandering_light.agent.bootstrap import load_bootstrap
+    from wandering_light.agent.loop import AgentConfig
+    from wandering_light.agent.training import expectation_accuracy
+    from wandering_light.agent.world import walk_pairs, world_rows, train_world_model, WorldExpectations, WORLD_NOTE
+    from wandering_light.executor import Executor
+    from wandering_light.stepwise import StepPolicy, world_accuracy
+    run = root / name
+    run.mkdir(parents=True, exist_ok=True)
+    same_settings(run, a, SETTINGS)
+    bs = load_bootstrap(name)
+    ex = Executor(bs.tools)
+    train = bs.tasks(a.train_tasks, seed=0)
+    test = held_out(bs, a.test_tasks, 1, {visible(t) for t in train})
+    pairs = walk_pairs(bs.tools, [t.input for t in train], a.walk, seed=0, executor=ex)
+    rows = world_rows(pairs, ex)
+    def trained():
+        t0 = time.perf_counter()
+        ckpt = train_world_model(run / "world", rows, bs.tools, a.steps, a.batch_size, a.lr, quiet=a.quiet)
+        return {"model": str(ckpt), "seconds": round(time.perf_counter() - t0, 1)}
+    model = stage(run, "train", trained)["result"]
+    world = StepPolicy.load(model["model"])
+    test_pairs = walk_pairs(bs.tools, [t.input for t in test], a.walk, seed=1, executor=ex)
+    alone = stage(run, "world", lambda: world_accuracy(world.model, world.tok, test_pairs, executor=ex))["result"]
+    def agent():
+        policy = WorldExpectations(bs.expert(slip_prob=a.slip), world)
+        loop = bs.loop(policy, config=AgentConfig(budget=4, n=4, max_n=4, seed=0))
+        traces = [loop.run(t) for t in test]
+        acc = expectation_accuracy(traces, loop, keep=lambda body: WORLD_NOTE in body)
+        return {"expectation_accuracy": acc["accuracy"], "checks": acc["n"], "by_function_type": acc["by_function_type"],
+                "predictions": policy.work["predictions"], "unread_predictions": policy.work["unread_predictions"],
+                "agent_success": solve_rate(traces)}
+    return {"tasks": {"train": len(train), "test": len(test)}, "train_pairs": len(pairs), "train_rows": len(rows),
+            "training": {"steps": a.steps, "batch_size": a.batch_size, "seconds": model["seconds"]},
+            "world_model": {k: v for k, v in alone.items() if k != "by_type"}, "agent": stage(run, "agent", agent)["result"]}
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--save", action="store_true")
+    ap.add_argument("--bootstraps", nargs="+", default=["sorting", "vigenere"])
+    ap.add_argument("--train-tasks", type=int, default=2000, help="instances whose inputs the training walks start from")
+    ap.add_argument("--test-tasks", type=int, default=100, help="held-out instances (walks and agent runs)")
+    ap.add_argument("--walk", type=int, default=3, help="tools in each random walk")
+    ap.add_argument("--steps", type=int, default=3000, help="training steps of each world model")
+    ap.add_argument("--batch-size", type=int, default=16)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--slip", type=float, default=0.5, help="probability that the expert's action is a wrong one first")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--run-dir", default="runs/bench-agent-world")
+    a = ap.parse_args(argv)
+    from wandering_light.agent.bootstrap import packaged_bootstraps
+    unknown = [b for b in a.bootstraps if b not in packaged_bootstraps()]
+    if unknown:
+        print(f"error: unknown bootstrap {unknown[0]!r}; known: {', '.join(packaged_bootstraps())}", file=sys.stderr)
+        return 2
+    import torch
+    torch.set_num_threads(a.threads)
+    t0 = time.perf_counter()
+    figures = {name: one_bootstrap(name, a, Path(a.run_dir)) for name in a.bootstraps}
+    figures["expectation_accuracy_by_bootstrap"] = {k: v["agent"]["expectation_accuracy"] for k, v in figures.items()}
+    figures["settings"] = {k: getattr(a, k) for k in (*SETTINGS, "threads")}
+    figures["wall_seconds_this_call"] = round(time.perf_counter() - t0, 1)      # a resumed run skips finished stages
+    report("agent_world", figures, argv)
+    return 0
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
