@@ -8,7 +8,8 @@ expectations are benchmarks/world_model.py's), in one run, each stage resumable 
 2. **Training.** A tiny model from scratch learns them for `--steps` steps of batch `--batch-size`
    (`agent.world.train_world_model`; the bootstrap's tool names are single tokens).
 3. **The world model alone.** Exact match on the walks from `--test-tasks` held-out instances (seed 1, distinct,
-   none with a training input: benchmarks/agent_dpo.py's `held_out`): per (values, tool) pair, value by value and by tool (`stepwise.world_accuracy`).
+   none with a training input: benchmarks/agent_dpo.py's `held_out`): per (values, tool) pair, value by value and by tool
+   (`stepwise.world_accuracy`), and how many of those values' prompts also occur among the training examples.
 4. **In the agent.** The bootstrap's scripted expert runs the held-out instances (4 ticks, 4 candidates a block), slipping
    with probability `--slip` so that some actions are wrong ones, as a model's would be, and every expectation is the
    world model's prediction for the chosen action (`agent.world.WorldExpectations`). Reported: how often the
@@ -53,6 +54,8 @@ def one_bootstrap(name: str, a, root: Path) -> dict:
     world = StepPolicy.load(model["model"])
     test_pairs = walk_pairs(bs.tools, [t.input for t in test], a.walk, seed=1, executor=ex)
     alone = stage(run, "world", lambda: world_accuracy(world.model, world.tok, test_pairs, executor=ex))["result"]
+    taught = {r["prompt"] for r in rows}                 # held-out instances, but a value may still recur: count them
+    seen = sum(r["prompt"] in taught for r in world_rows(test_pairs, ex))
     def agent():
         policy = WorldExpectations(bs.expert(slip_prob=a.slip), world)
         loop = bs.loop(policy, config=AgentConfig(budget=4, n=4, max_n=4, seed=0))
@@ -63,7 +66,8 @@ def one_bootstrap(name: str, a, root: Path) -> dict:
                 "agent_success": solve_rate(traces)}
     return {"tasks": {"train": len(train), "test": len(test)}, "train_pairs": len(pairs), "train_rows": len(rows),
             "training": {"steps": a.steps, "batch_size": a.batch_size, "seconds": model["seconds"]},
-            "world_model": {k: v for k, v in alone.items() if k != "by_type"}, "agent": stage(run, "agent", agent)["result"]}
+            "world_model": {k: v for k, v in alone.items() if k != "by_type"} | {"values_also_in_training": seen},
+            "agent": stage(run, "agent", agent)["result"]}
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])

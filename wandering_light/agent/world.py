@@ -75,7 +75,9 @@ class WorldExpectations:
         self.name = f"{getattr(policy, 'name', type(policy).__name__)}+world"
         self.work = {"predictions": 0, "unread_predictions": 0}
 
-    def __getattr__(self, k): return getattr(self.__dict__["policy"], k)   # begin, decide, ...: the policy's own
+    def __getattr__(self, k):                             # begin, decide, ...: the policy's own
+        if k == "policy": raise AttributeError(k)         # not set yet (as when a copy is being made)
+        return getattr(self.policy, k)
 
     def propose(self, ctx: BlockContext, n: int) -> list[str]:
         "The policy's blocks, except an expectation: the world model's prediction for the chosen action."
