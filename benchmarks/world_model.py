@@ -7,16 +7,18 @@ every step of every route), for `--minutes` of training time on the training clo
 this run on the same (values, tool) pairs, drawn as `benchmarks/stepwise.py`'s world stage draws them from held-out
 (test-split) routes: exact match of the predicted values (`stepwise.world_accuracy`), overall, without the two tools
 whose results are SHA-256 digests (`common_functions.HASH_TOOLS`: no model predicts them, so they cap the score), value
-by value, and by input type, and the ratio of the two; without BENCH/sft/model (a `--data-only` run), the world model alone. `--world-format value`
-(the default, as for `wl sft --task world`) teaches and asks one value at a time, `batch` whole batches (the format of
-world_model.json's run). Chosen on this trial (hand-written scripts, not kept; the data of a `benchmarks/stepwise.py
+by value, and by input type, and the ratio of the two; without BENCH/sft/model (a `--data-only` run), the world model
+alone. `--world-format value` (the default, as for `wl sft --task world`) teaches and asks one value at a time, `batch`
+whole batches (the format of world_model.json's run). Chosen on this trial (hand-written scripts, not kept; the data of a `benchmarks/stepwise.py
 --data-only` run, made by the same command as runs/bench-stepwise-cmp's; both cores, nothing else running; the world stage's
 300 pairs): 8 training minutes on whole batches, 7,602 steps: 16.0% exact; 8 minutes one value at a time, 14,859 steps:
 49.7% (read with whole-batch prompts, 0.0%: a checkpoint is asked in the format it learnt). At 20 training minutes one value
-at a time reached 62.0% (world_model_value.json) against 58.7% for whole batches at 30 (world_model.json). `--agent`
+at a time reached 62.0% in 36,216 steps (run again with the same command on a slower day, 60.0% in 27,169 steps:
+world_model_value.json) against 58.7% for whole batches at 30 (world_model.json). `--agent`
 then reruns benchmarks/agent_stepwise.py's agent on its tasks with the world model's expectations, to report how
-often they hold against the step-wise model's (one figure each, same tasks, same run); its policy is BENCH/sft/model, or with `--policy-dir RUN` another step-wise run's (for a world model trained on a
-`--data-only` directory, which has no policy).
+often they hold against the step-wise model's (one figure each, same tasks, same run; overall and by the action's
+function type); its policy is BENCH/sft/model, or with `--policy-dir RUN` another step-wise run's (for a world model
+trained on a `--data-only` directory, which has no policy).
 Usage: python benchmarks/world_model.py [--save] [--minutes 30] [--bench-dir runs/bench-stepwise] [--run-dir runs/bench-world]
                                         [--threads 2] [--world-pairs 300] [--compile] [--agent] [--policy-dir RUN]
                                         [--world-format value|batch] [--name world_model]
