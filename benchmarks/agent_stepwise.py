@@ -134,7 +134,7 @@ def main(argv):
     from wandering_light.agent.training import run_agent, pass_at_n, random_choice_rate, expectation_accuracy
     from wandering_light.agent.loop import AgentConfig, AgentLoop, ExpertPolicy
     from wandering_light.agent.candidates import LintScorer
-    from wandering_light.agent.stepwise import StepwiseAgentPolicy
+    from wandering_light.agent.stepwise import StepwiseAgentPolicy, WORLD_NOTE
     from wandering_light.stepwise import StepPolicy
     t_start = time.perf_counter()
     kept, test = agent_tasks(run, a.test_tasks, 0, a.train_tasks, a.seed_batches)
@@ -163,7 +163,7 @@ def main(argv):
                      desc="one tool per action")
     tool_s = time.perf_counter() - t0
     expert = run_agent(ExpertPolicy(slip_prob=0.0), LintScorer(), kept, AgentConfig(budget=4))
-    exp = expectation_accuracy(agent, judge, keep=lambda body: "world model predicts" in body)   # fallbacks left out
+    exp = expectation_accuracy(agent, judge, keep=lambda body: WORLD_NOTE in body)   # fallbacks left out
     old = json.loads((Path(__file__).parent / "results" / "agent.json").read_text())["figures"]
     first = {t.id for t in test[:60]}
     first60 = [i for i, t in enumerate(kept) if t.id in first]

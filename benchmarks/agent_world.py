@@ -34,7 +34,8 @@ def one_bootstrap(name: str, a, root: Path) -> dict:
     from wandering_light.agent.bootstrap import load_bootstrap
     from wandering_light.agent.loop import AgentConfig
     from wandering_light.agent.training import expectation_accuracy
-    from wandering_light.agent.world import walk_pairs, world_rows, train_world_model, WorldExpectations, WORLD_NOTE
+    from wandering_light.agent.world import walk_pairs, world_rows, train_world_model, WorldExpectations
+    from wandering_light.agent.stepwise import WORLD_NOTE
     from wandering_light.executor import Executor
     from wandering_light.stepwise import StepPolicy, world_accuracy
     run = root / name

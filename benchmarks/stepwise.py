@@ -174,6 +174,7 @@ def budget_curve(model_dir: Path, eval_file, budgets: list[int], device: str = "
     return rows
 
 def main(argv):
+    from wandering_light.common_functions import HASH_TOOLS
     ap = argparse.ArgumentParser()
     ap.add_argument("--save", action="store_true")
     ap.add_argument("--minutes", type=float, default=30.0, help="SFT training minutes")
@@ -192,7 +193,8 @@ def main(argv):
     ap.add_argument("--oneshot-share", type=float, default=0.1)
     ap.add_argument("--deep", type=int, default=24, help="deep tasks (distance 5-8), the same number of each distance")
     ap.add_argument("--deep-budget", type=int, default=None, help="guided search's budget on deep tasks (default: --guided-budget)")
-    ap.add_argument("--deep-avoid", default="str_hash,set_hash", help="leave out deep tasks whose pipeline uses these tools")
+    ap.add_argument("--deep-avoid", default=",".join(HASH_TOOLS), help="leave out deep tasks whose pipeline uses these tools "
+                    "(default: the hash tools, whose output no prior can point at)")
     ap.add_argument("--guided-budget", type=int, default=2000)
     ap.add_argument("--world-pairs", type=int, default=300)
     ap.add_argument("--views", type=int, default=5, help="views stage: each state read in this many rotated orders")

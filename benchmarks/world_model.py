@@ -34,7 +34,7 @@ def agent_expectations(bench: Path, world_dir: Path, n: int = 200) -> dict:
     from wandering_light.agent.training import run_agent, expectation_accuracy
     from wandering_light.agent.loop import AgentLoop, ExpertPolicy
     from wandering_light.agent.candidates import LintScorer
-    from wandering_light.agent.stepwise import StepwiseAgentPolicy
+    from wandering_light.agent.stepwise import StepwiseAgentPolicy, WORLD_NOTE
     from wandering_light.stepwise import StepPolicy
     from _common import solve_rate
     from agent_stepwise import agent_tasks, agent_config
@@ -43,7 +43,7 @@ def agent_expectations(bench: Path, world_dir: Path, n: int = 200) -> dict:
     for name, world in (("stepwise_model", None), ("world_model", StepPolicy.load(world_dir))):
         plan = StepwiseAgentPolicy(policy, actions="plan", expect="world", world=world)
         runs = run_agent(plan, LintScorer(), kept, agent_config())
-        acc = expectation_accuracy(runs, judge, keep=lambda body: "world model predicts" in body)
+        acc = expectation_accuracy(runs, judge, keep=lambda body: WORLD_NOTE in body)
         out[name] = {"expectation_accuracy": acc["accuracy"], "checks": acc["n"], "agent_success": solve_rate(runs),
                      "unread_predictions": plan.work["unread_predictions"], "by_function_type": acc["by_function_type"]}
     return out | {"tasks": len(kept), "policy": str(bench / "sft" / "model")}   # in the stage's result: what it measured

@@ -21,9 +21,11 @@ from .candidates import BlockContext, count_matches
 from .policies import action_text, expectation_text, STANDARD_EVALUATION, MATCH_EVALUATION
 
 # %% auto #0
-__all__ = ['StepwiseAgentPolicy']
+__all__ = ['WORLD_NOTE', 'StepwiseAgentPolicy']
 
 # %% ../../nbs/23a_agent_stepwise.ipynb #cafd4f2d
+WORLD_NOTE = "the world model predicts"         # how an expectation from a world model begins
+
 class StepwiseAgentPolicy:
     "The step-wise policy inside the agent: each action is a plan from guided search (`actions='plan'`) or one of the policy's likeliest tools (`'tool'`)."
     name = "stepwise"
@@ -131,7 +133,7 @@ def _expected(self: StepwiseAgentPolicy, ctx: BlockContext) -> tuple[TypedList |
     if pipe is None: return None, ""
     if self.expect == "world":
         v = predict_pipeline(world_predictor(self.world), ctx.state, pipe)
-        if v is not None: return v, "the world model predicts"
+        if v is not None: return v, WORLD_NOTE
         self.work["unread_predictions"] += 1
     r = self.executor.run(FunctionDefList(pipe), ctx.state)
     return (r.output, "the search ran it and saw") if r.success else (None, "")

@@ -14,13 +14,14 @@ from ..function_def import FunctionDef, FunctionDefSet, as_palette
 from ..executor import Executor, ExecutionError
 from .. import prompts as P
 from ..steps import world_value_pairs
-from ..stepwise import StepPolicy, predict_results, predict_pipeline, world_predictor
+from ..stepwise import StepPolicy, predict_pipeline, world_predictor
 from ..utils import RunDir
 from .candidates import BlockContext
 from .policies import expectation_text
+from .stepwise import WORLD_NOTE
 
 # %% auto #0
-__all__ = ['WORLD_NOTE', 'walk_pairs', 'world_rows', 'train_world_model', 'WorldExpectations']
+__all__ = ['walk_pairs', 'world_rows', 'train_world_model', 'WorldExpectations']
 
 # %% ../../nbs/24a_agent_world.ipynb #caaf6e35
 def walk_pairs(tools: FunctionDefSet | Sequence[FunctionDef], states: Sequence[TypedList], steps: int = 3, seed: int = 0,
@@ -66,8 +67,6 @@ def train_world_model(run_dir: str | Path, rows: Sequence[dict], tools: Function
     return final
 
 # %% ../../nbs/24a_agent_world.ipynb #d8bc7a15
-WORLD_NOTE = "the world model predicts:"
-
 class WorldExpectations:
     "Any agent policy with its expectations written by a world model (`world`: a `StepPolicy` or `(values, tool) -> values`)."
     def __init__(self, policy, world: StepPolicy | Callable, note: str = WORLD_NOTE):
@@ -86,4 +85,4 @@ class WorldExpectations:
         self.work["predictions"] += 1
         v = predict_pipeline(self.predict, ctx.state, ctx.action_pipeline)
         if v is None: self.work["unread_predictions"] += 1; return own
-        return [expectation_text(v, self.note)]
+        return [expectation_text(v, f"{self.note}:")]
