@@ -25,9 +25,9 @@ __all__ = ['MAX_MESSAGE_CHARS', 'MAX_VALUE_CHARS', 'VALUE_LIMITS', 'PARSE_ERRORS
            'as_text', 'short_message', 'parse_value', 'clean_completion', 'ParsedPipeline', 'parse_completion',
            'function_signatures', 'induction_prompt', 'induction_completion', 'induction_example', 'step_row',
            'step_table', 'step_prompt', 'step_completion', 'check_step_format', 'ParsedStep', 'parse_step',
-           'world_prompt', 'world_completion', 'proposer_prompt', 'proposer_completion', 'proposer_example',
-           'ParsedProposal', 'parse_proposal', 'chat_messages', 'synthesis_prompt', 'question_suffix', 'answer_text',
-           'parse_answer', 'agent_window', 'block_type_prompt', 'parse_block_type']
+           'world_prompt', 'world_completion', 'world_example', 'proposer_prompt', 'proposer_completion',
+           'proposer_example', 'ParsedProposal', 'parse_proposal', 'chat_messages', 'synthesis_prompt',
+           'question_suffix', 'answer_text', 'parse_answer', 'agent_window', 'block_type_prompt', 'parse_block_type']
 
 # %% ../nbs/07_prompts.ipynb #1f3ad97b
 def _order_key(x) -> str:
@@ -354,6 +354,10 @@ def world_prompt(values: TypedList | list, tool: FunctionDef | str) -> str:
 def world_completion(result: TypedList | list) -> str:
     "The completion of a world-model prompt: the values the tool returns."
     return " " + render_typed_list(_as_tl(result))
+
+def world_example(values: TypedList | list, tool: FunctionDef | str, result: TypedList | list) -> dict:
+    "A world-model training pair: `tool` on `values` returns `result`."
+    return {"prompt": world_prompt(values, tool), "completion": world_completion(result)}
 
 # %% ../nbs/07_prompts.ipynb #bd6df5e7
 INSTRUCTED_PROPOSER_HEAD = (

@@ -76,7 +76,7 @@ def step_examples(tasks: Sequence[InductionTask], world_share: float = 0.0, ones
             if steps: out.append(_step_row(r, rng.choice(r["optimal"]), spans, results, ex))
             if rng.random() < world_share:
                 pairs = world_value_pairs(r["values"], r["result"]) if world_values else [(r["values"], r["result"])]
-                out += [{"prompt": P.world_prompt(v, r["tool"]), "completion": P.world_completion(o), "kind": "world"} for v, o in pairs]
+                out += [P.world_example(v, r["tool"], o) | {"kind": "world"} for v, o in pairs]
     return out
 
 # %% ../nbs/07b_steps.ipynb #e1946c48

@@ -424,7 +424,7 @@ def predict_pipeline(predict: Callable, values: TypedList, pipe: Sequence[Functi
     return values
 
 def world_predictor(world: StepPolicy | Callable) -> Callable:
-    "`(values, tool) -> predicted values or None` from a world model (its greedy one-value-at-a-time answer) or a function."
+    "`(values, tool) -> predicted values or None` from a world model (its greedy answer, asked as it learnt) or a function."
     if callable(world) and not isinstance(world, StepPolicy): return world
     return lambda v, f: predict_results(world.model, world.tok, [(v, f)])[0]
 

@@ -43,8 +43,7 @@ def walk_pairs(tools: FunctionDefSet | Sequence[FunctionDef], states: Sequence[T
 def world_rows(pairs: Sequence[tuple[TypedList, FunctionDef]], executor: Executor | None = None) -> list[dict]:
     "One world-model example (prompt, completion) per value of each (values, tool) pair."
     ex = executor or Executor(as_palette([f for _, f in pairs]))
-    return [{"prompt": P.world_prompt(x, f), "completion": P.world_completion(y)}
-            for v, f in pairs for x, y in world_value_pairs(v, ex.apply(f, v))]
+    return [P.world_example(x, f, y) for v, f in pairs for x, y in world_value_pairs(v, ex.apply(f, v))]
 
 # %% ../../nbs/24a_agent_world.ipynb #ebca20d5
 def train_world_model(run_dir: str | Path, rows: Sequence[dict], tools: FunctionDefSet | Sequence[FunctionDef],
