@@ -10,7 +10,8 @@ Stages (each resumable in the run directory, default runs/bench-stepwise):
    learning-rate schedule runs on that clock, `--clock-schedule`, so it ends finished whatever the step time); at
    intervals it is evaluated step-wise on the upstream 480-task set: the learning curve (success against training minutes);
 3. evaluation with `evals.run_evaluation`, on the upstream 480-task set and on 500 held-out test-split tasks: the
-   same model step-wise (`stepwise`, budget 1: one greedy rollout, no retries), by guided search (`guided`, budget in
+   same model step-wise (`stepwise`, budget 1: one greedy rollout, no retries, never the same tool twice at the same
+   values; `stepwise-plain` without that rule, as figures before 28 November 2026 were measured), by guided search (`guided`, budget in
    tool applications) and one-shot (`trained_local`, one greedy pipeline), random search with 1 and 100 tries, BFS;
 4. deep tasks (certified distance 5-8, never trained on: training stops at 4; the same number of each distance, leaving
    out those whose pipeline passes through a hash tool, --deep-avoid): guided search against BFS, counting the tool
@@ -244,6 +245,8 @@ def main(argv):
         out = {}
         for name, f in [("upstream480", DEFAULT_EVAL_SET), ("heldout", held)]:
             solvers = {"stepwise": get_solver_by_name("stepwise", budget=1, model=str(model_dir), device=a.device),
+                       "stepwise-plain": get_solver_by_name("stepwise", budget=1, model=str(model_dir), device=a.device,
+                                                            avoid_repeats=False),
                        "guided": get_solver_by_name("guided", budget=a.guided_budget, model=str(model_dir), device=a.device)}
             if not a.no_baselines:
                 solvers |= {"random-1": get_solver_by_name("random", budget=1), "random-100": get_solver_by_name("random", budget=100),

@@ -28,16 +28,17 @@ def solve_prompt(values: TypedList, target: TypedList) -> str:
 
 # %% ../nbs/09e_self_knowledge.ipynb #8a466e51
 def outcome_rows(policy, tasks: Sequence[InductionTask], max_steps: int = 8, cache: str | Path | None = None,
-                 chunk: int = 1000, progress: bool = False) -> list[dict]:
+                 chunk: int = 1000, progress: bool = False, avoid_repeats: bool = True) -> list[dict]:
     """One greedy rollout of `policy` (a `stepwise.Policy`) per task: `{'task', 'solved', 'end'}`, `chunk` tasks at a
     time; with a folder `cache`, each chunk's outcomes are saved there and read back on the next call (same tasks)."""
     from tqdm.auto import tqdm
     out, bar = [], tqdm(total=len(tasks), desc="outcomes", unit="task", disable=not progress)
     for i in range(0, len(tasks), chunk):
-        part, f = tasks[i:i + chunk], Path(cache) / f"{i:08d}.json" if cache else None
+        part, f = tasks[i:i + chunk], Path(cache) / f"{i:08d}{'' if avoid_repeats else '-plain'}.json" if cache else None
         got = json.loads(f.read_text()) if f and f.exists() else None
         if got is None or len(got) != len(part):
-            got = [[r.reached, r.end] for r in policy.rollouts([(t.input, t.output) for t in part], max_steps)]
+            got = [[r.reached, r.end] for r in policy.rollouts([(t.input, t.output) for t in part], max_steps,
+                                                                          avoid_repeats=avoid_repeats)]
             if f: write_json_atomic(f, got)
         out += [{"task": t, "solved": s, "end": e} for t, (s, e) in zip(part, got)]
         bar.update(len(part))

@@ -138,7 +138,7 @@ class Rollout:
     states: list[TypedList]
     tools: list[FunctionDef] = field(default_factory=list)
     logprob: float = 0.0
-    end: str | None = None            # reached, step_failed, invalid (a policy's unusable answer), no_tool, too_long, budget
+    end: str | None = None            # reached, step_failed, invalid (a policy's unusable answer), no_tool, too_long, stuck, budget
 
     @property
     def reached(self) -> bool: "Did it reach the target?"; return self.end == "reached"
@@ -167,10 +167,11 @@ def _usable(lp: dict, functions: FunctionDefSet, t: type) -> dict[str, float]:
 # %% ../nbs/09d_stepwise.ipynb #95206fcc
 @patch
 def rollouts(self: Policy, problems: Sequence[tuple], max_steps: int = 8, temperature: float = 0.0,
-             executor: Executor | None = None, seed: int = 0) -> list[Rollout]:
-    "One rollout per `(input, target)` (see above)."
+             executor: Executor | None = None, seed: int = 0, avoid_repeats: bool = False) -> list[Rollout]:
+    "One rollout per `(input, target)`; `avoid_repeats`: never the same tool twice at the same values (see above)."
     ex, gen = executor or Executor(self.functions), torch.Generator().manual_seed(seed)
     outs, targets = [Rollout([as_typed(i)]) for i, _ in problems], [as_typed(o) for _, o in problems]
+    applied = [{} for _ in problems]                                  # per rollout: values -> tools applied there
     for r, t in zip(outs, targets):
         if r.states[0] == t: r.end = "reached"
     for _ in range(max_steps):
@@ -182,7 +183,11 @@ def rollouts(self: Policy, problems: Sequence[tuple], max_steps: int = 8, temper
             if not lp: r.end = "no_tool"; continue
             lp = _usable(lp, self.functions, r.states[-1].item_type)
             if not lp: r.end = "invalid"; continue
-            name = _choose(lp, temperature, gen)
+            if avoid_repeats:
+                done = applied[k].setdefault(r.states[-1], set())
+                if not (lp := {n: p for n, p in lp.items() if n not in done}): r.end = "stuck"; continue
+                done.add(name := _choose(lp, temperature, gen))
+            else: name = _choose(lp, temperature, gen)
             r.tools.append(self.functions[name]); r.logprob += lp[name]
             try: r.states.append(ex.apply(self.functions[name], r.states[-1]))
             except ExecutionError: r.end = "step_failed"; continue
@@ -201,10 +206,11 @@ def rollout_reward(r: Rollout, certified: int | None = None) -> float:
 
 # %% ../nbs/09d_stepwise.ipynb #25ce3a75
 def stepwise_attempts(policy: Policy, tasks: Sequence, attempts: int = 8, temperature: float = 1.0, max_steps: int = 6,
-                      seed: int = 0) -> list[list[list[str] | None]]:
-    "For each task, `attempts` sampled step-wise rollouts: the tool names of each that reached the target, else `None`."
+                      seed: int = 0, avoid_repeats: bool = True) -> list[list[list[str] | None]]:
+    "For each task, `attempts` sampled rollouts, as the `stepwise` solver samples: the tools of each that reached, else `None`."
     # max_steps 6: proposals and training tasks are at most 4 tools long; two steps of slack for detours
-    rs = policy.rollouts([(t.input, t.output) for t in tasks for _ in range(attempts)], max_steps, temperature, seed=seed)
+    rs = policy.rollouts([(t.input, t.output) for t in tasks for _ in range(attempts)], max_steps, temperature, seed=seed,
+                         avoid_repeats=avoid_repeats)
     names = [[f.name for f in r.tools] if r.reached else None for r in rs]
     return [names[k * attempts:(k + 1) * attempts] for k in range(len(tasks))]
 
@@ -226,11 +232,12 @@ class StepwiseSolver(Solver):
     name = "stepwise"
     def __init__(self, model=None, budget: int = 1, max_steps: int = 8, temperature: float = 1.0, tokenizer=None,
                  functions: FunctionDefSet | None = None, device: str | None = "cpu", batch_size: int = 64, seed: int = 0,
-                 views: int = 1):
+                 views: int = 1, avoid_repeats: bool = True):
         super().__init__(functions)
         self.policy = as_policy(model, tokenizer, self.functions, device, batch_size, views)
         self.budget, self.max_steps, self.temperature, self.seed = budget, max_steps, temperature, seed
-    def __repr__(self): return f"StepwiseSolver(budget={self.budget}, max_steps={self.max_steps})"
+        self.avoid_repeats = avoid_repeats
+    def __repr__(self): return f"StepwiseSolver(budget={self.budget}, max_steps={self.max_steps}, avoid_repeats={self.avoid_repeats})"
 
 # %% ../nbs/09d_stepwise.ipynb #77bd7c70
 @patch
@@ -240,7 +247,7 @@ def solve_batch_detailed(self: StepwiseSolver, problems: Sequence, available_fun
     for attempt in range(self.budget):
         if not todo: break
         rs = self.policy.rollouts([problems[k] for k in todo], self.max_steps, self.temperature if attempt else 0.0,
-                                  seed=self.seed + attempt)
+                                  seed=self.seed + attempt, avoid_repeats=self.avoid_repeats)
         for k, r in zip(todo, rs):
             res = results[k]
             res.attempts += 1; res.info.setdefault("ends", []).append(r.end)
@@ -429,9 +436,11 @@ def world_predictor(world: StepPolicy | Callable) -> Callable:
     return lambda v, f: predict_results(world.model, world.tok, [(v, f)])[0]
 
 # %% ../nbs/09d_stepwise.ipynb #0a5c1128
-def evaluate_stepwise(model, tokenizer, tasks: Sequence, max_steps: int = 8, batch_size: int = 64) -> dict:
-    "Greedy step-wise success on certified tasks, and the calibration of the greedy route's probability (see above)."
-    rs = StepPolicy(model, tokenizer, batch_size=batch_size).rollouts([(t.input, t.output) for t in tasks], max_steps)
+def evaluate_stepwise(model, tokenizer, tasks: Sequence, max_steps: int = 8, batch_size: int = 64,
+                      avoid_repeats: bool = True) -> dict:
+    "Greedy step-wise success on certified tasks (as `StepwiseSolver` rolls out), and the greedy route's calibration."
+    rs = StepPolicy(model, tokenizer, batch_size=batch_size).rollouts([(t.input, t.output) for t in tasks], max_steps,
+                                                                       avoid_repeats=avoid_repeats)
     by_d, ends, shortest = {}, Counter(r.end for r in rs), 0
     for t, r in zip(tasks, rs):
         d = by_d.setdefault(str(t.distance) if t.distance is not None else "uncertified", {"tasks": 0, "solved": 0})
