@@ -16,7 +16,11 @@ Stages (each resumable in the run directory, default runs/bench-stepwise):
 4. deep tasks (certified distance 5-8, never trained on: training stops at 4; the same number of each distance, leaving
    out those whose pipeline passes through a hash tool, --deep-avoid): guided search against BFS, counting the tool
    applications of both on the same tasks, and the found length against the certified one;
-5. the world model: exact-match prediction of one tool's output on held-out (test-split) values, by input type.
+5. the world model: exact-match prediction of one tool's output on held-out (test-split) values, by input type;
+6. with `--world DIR` (a world model trained alone, `benchmarks/world_model.py --save`): the same greedy rollouts with the
+   policy checked by that world model (`stepwise.WorldChecked`: of its `--world-k` likeliest tools that return the
+   target's type, one the world model predicts to reach the target comes first; world-model generations, no tool
+   application more), against the policy alone, on both task sets.
 `--s-per-step` is the expected step time: it only spaces the evaluations and checkpoints (about 8 in a run). On a GPU
 machine (`--device cuda`), `--no-baselines` leaves out BFS and random search (they do not depend on the model), `--stages`
 names which of eval, deep and world run now (data and SFT always do; a stage left out keeps the result of an earlier
@@ -141,6 +145,33 @@ def views_eval(model_dir: Path, files: dict, views: int, device: str = "cpu") ->
                                                "by_distance": {d: round(k / n, 3) for d, (n, k) in sorted(by_d.items())}}
     return out
 
+def world_check_eval(model_dir: Path, files: dict, world: str, k: int, device: str = "cpu") -> dict:
+    """One greedy rollout per task (avoiding repeats) by the policy alone and by the policy checked by a world model
+    (`WorldChecked`: of its k likeliest tools to the target's type, one predicted to reach the target comes first):
+    success overall and by distance, and at how many steps the check changed the policy's choice."""
+    from wandering_light.tasks import read_tasks
+    from wandering_light.stepwise import StepwiseSolver, StepPolicy, WorldChecked
+    policy, out, moved = StepPolicy.load(model_dir, device=device), {"world": world, "k": k}, [0, 0]
+    class Counted(WorldChecked):                       # the check, counting the steps where it chose otherwise
+        def logprobs(self, states, targets):
+            mine = policy.logprobs(states, targets)
+            theirs = super().logprobs(states, targets)
+            for a_, b_ in zip(mine, theirs):
+                if a_ and b_: moved[0] += 1; moved[1] += max(a_, key=a_.get) != max(b_, key=b_.get)
+            return theirs
+    checked = Counted(policy, world, k)
+    for name, f in files.items():
+        tasks, moved[:] = read_tasks(f), [0, 0]
+        for label, pol in (("policy", policy), ("world_checked", checked)):
+            rs = StepwiseSolver(pol).solve_batch_detailed([(t.input, t.output) for t in tasks])
+            by_d = {}
+            for t, r in zip(tasks, rs):
+                d = by_d.setdefault(str(t.distance), [0, 0]); d[0] += 1; d[1] += r.success
+            out.setdefault(name, {})[label] = {"success_rate": round(sum(r.success for r in rs) / len(tasks), 4),
+                                               "by_distance": {d: round(k_ / n, 3) for d, (n, k_) in sorted(by_d.items())}}
+        out[name]["steps"], out[name]["choices_changed"] = moved
+    return out
+
 def budget_curve(model_dir: Path, eval_file, budgets: list[int], device: str = "cpu") -> dict:
     """Success against tool applications on one task file: guided search with the model as prior at each budget (in tool
     applications), the same search with a uniform prior (no model: what the search order alone gives), and random search
@@ -199,13 +230,16 @@ def main(argv):
     ap.add_argument("--guided-budget", type=int, default=2000)
     ap.add_argument("--world-pairs", type=int, default=300)
     ap.add_argument("--views", type=int, default=5, help="views stage: each state read in this many rotated orders")
+    ap.add_argument("--world", default=None, help="worldcheck stage: a world model's checkpoint (benchmarks/world_model.py "
+                    "--save) that checks the policy's likeliest tools (WorldChecked)")
+    ap.add_argument("--world-k", type=int, default=3, help="worldcheck stage: how many of the policy's likeliest tools it checks")
     ap.add_argument("--budgets", default="5,10,25,50,100,250", help="budget stage: tool applications for guided and random search")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--run-dir", default="runs/bench-stepwise")
     ap.add_argument("--device", default="cpu", help="where the model trains and answers: cpu or cuda")
     ap.add_argument("--no-baselines", action="store_true", help="leave out BFS and random search (model-independent)")
-    ap.add_argument("--stages", default="eval,deep,world,views,budget",
-                    help="which of eval, deep, world, views and budget run now (the rest resume later)")
+    ap.add_argument("--stages", default="eval,deep,world,views,budget,worldcheck",
+                    help="which of eval, deep, world, views, budget and worldcheck (with --world) run now (the rest resume later)")
     ap.add_argument("--data-only", action="store_true", help="make the data, the held-out sample and the deep pool, then stop "
                     "(the GPU script carries them: benchmarks/stepwise_gpu.sh)")
     ap.add_argument("--name", default="stepwise", help="results file: benchmarks/results/NAME.json")
@@ -272,6 +306,9 @@ def main(argv):
     world = now_or_kept("world", lambda: world_eval(run, model_dir, a.world_pairs, a.device))
     views = now_or_kept("views", lambda: views_eval(model_dir, {"upstream480": DEFAULT_EVAL_SET, "heldout500": held}, a.views, a.device),
                         key=f"views-{a.views}")
+    wcheck = now_or_kept("worldcheck", lambda: world_check_eval(model_dir, {"upstream480": DEFAULT_EVAL_SET, "heldout500": held},
+                                                                a.world, a.world_k, a.device),
+                         key=f"worldcheck-{a.world}-{a.world_k}") if a.world else None
     budgets = [int(x) for x in a.budgets.split(",") if x]
     curve_b = now_or_kept("budget", lambda: budget_curve(model_dir, DEFAULT_EVAL_SET, budgets, a.device),
                           key=f"budget-{','.join(map(str, budgets))}")
@@ -293,6 +330,7 @@ def main(argv):
         "deep_5_to_8_guided": deep,
         "world_model": world,
         "stepwise_views": views,
+        "stepwise_world_checked": wcheck,
         "upstream480_success_by_tool_applications": curve_b,
         "learning_curve_upstream480_stepwise": curve,
         "sft": {"steps": s_res["steps"], "planned_steps": a.steps, "clock_schedule": not a.steps, "train_minutes": round(s_res["train_seconds"] / 60, 2),

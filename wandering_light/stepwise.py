@@ -24,7 +24,7 @@ from .calibration import auroc, brier_score, expected_calibration_error
 # %% auto #0
 __all__ = ['Policy', 'StepPolicy', 'rotations', 'OraclePolicy', 'Rollout', 'rollout_reward', 'stepwise_attempts', 'as_policy',
            'StepwiseSolver', 'GuidedSolver', 'parse_result', 'value_answers', 'predict_results', 'world_accuracy',
-           'predict_pipeline', 'world_predictor', 'evaluate_stepwise']
+           'predict_pipeline', 'world_predictor', 'world_batch', 'WorldChecked', 'evaluate_stepwise']
 
 # %% ../nbs/09d_stepwise.ipynb #a291a8aa
 class Policy:
@@ -232,9 +232,10 @@ class StepwiseSolver(Solver):
     name = "stepwise"
     def __init__(self, model=None, budget: int = 1, max_steps: int = 8, temperature: float = 1.0, tokenizer=None,
                  functions: FunctionDefSet | None = None, device: str | None = "cpu", batch_size: int = 64, seed: int = 0,
-                 views: int = 1, avoid_repeats: bool = True):
+                 views: int = 1, avoid_repeats: bool = True, world=None, world_k: int = 3):
         super().__init__(functions)
         self.policy = as_policy(model, tokenizer, self.functions, device, batch_size, views)
+        if world is not None: self.policy = WorldChecked(self.policy, world, world_k)     # see "Imagining the last step"
         self.budget, self.max_steps, self.temperature, self.seed = budget, max_steps, temperature, seed
         self.avoid_repeats = avoid_repeats
     def __repr__(self): return f"StepwiseSolver(budget={self.budget}, max_steps={self.max_steps}, avoid_repeats={self.avoid_repeats})"
@@ -434,6 +435,43 @@ def world_predictor(world: StepPolicy | Callable) -> Callable:
     "`(values, tool) -> predicted values or None` from a world model (its greedy answer, asked as it learnt) or a function."
     if callable(world) and not isinstance(world, StepPolicy): return world
     return lambda v, f: predict_results(world.model, world.tok, [(v, f)])[0]
+
+# %% ../nbs/09d_stepwise.ipynb #f7be1907
+def world_batch(world) -> Callable:
+    "`pairs -> predictions` (each `(values, tool)`'s predicted result, or None) from a world model or such a function."
+    if isinstance(world, (str, Path)):
+        from wandering_light.models import load_model
+        world = load_model(world, device="cpu")
+    if isinstance(world, StepPolicy): world = (world.model, world.tok)
+    if isinstance(world, tuple) and len(world) == 2: return lambda pairs, m=world[0], t=world[1]: predict_results(m, t, pairs)
+    if callable(world): return world
+    raise TypeError(f"a world model is a checkpoint path, a StepPolicy, (model, tokenizer) or a function, not {type(world).__name__}")
+
+class WorldChecked(Policy):
+    "`inner`, imagining before it acts: of its `k` likeliest tools to the target's type, one predicted to reach it comes first."
+    def __init__(self, inner: Policy, world, k: int = 3, weight: float = 1e6):
+        super().__init__(inner.functions)
+        self.inner, self.predict, self.k, self.log_w = inner, world_batch(world), k, math.log(weight)
+
+# %% ../nbs/09d_stepwise.ipynb #1a36194c
+def _boost(lp: dict[str, float], name: str, log_w: float) -> dict[str, float]:
+    "`lp` with `name` made `exp(log_w)` times likelier, normalised again."
+    raw = {n: p + (log_w if n == name else 0.0) for n, p in lp.items()}
+    top = max(raw.values()); z = top + math.log(sum(math.exp(p - top) for p in raw.values()))
+    return {n: p - z for n, p in raw.items()}
+
+@patch
+def logprobs(self: WorldChecked, states: Sequence[TypedList], targets: Sequence[TypedList]) -> list[dict[str, float] | None]:
+    "The inner policy's answer; where a checked tool is predicted to give the target, that tool comes first."
+    out, ask, hit = list(self.inner.logprobs(states, targets)), [], {}
+    for i, (s, t, lp) in enumerate(zip(states, targets, out)):
+        if not lp: continue
+        fit = {n: p for n, p in _usable(lp, self.functions, s.item_type).items() if self.functions[n].out_cls is t.item_type}
+        ask += [(i, n) for n in sorted(fit, key=fit.get, reverse=True)[:self.k]]
+    for (i, n), p in zip(ask, self.predict([(states[i], self.functions[n]) for i, n in ask]) if ask else []):
+        if p is not None and p == targets[i]: hit.setdefault(i, n)          # the likeliest of the tools predicted to reach it
+    for i, n in hit.items(): out[i] = _boost(_usable(out[i], self.functions, states[i].item_type), n, self.log_w)
+    return out
 
 # %% ../nbs/09d_stepwise.ipynb #0a5c1128
 def evaluate_stepwise(model, tokenizer, tasks: Sequence, max_steps: int = 8, batch_size: int = 64,
