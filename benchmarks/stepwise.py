@@ -18,9 +18,9 @@ Stages (each resumable in the run directory, default runs/bench-stepwise):
    applications of both on the same tasks, and the found length against the certified one;
 5. the world model: exact-match prediction of one tool's output on held-out (test-split) values, by input type;
 6. with `--world DIR` (a world model trained alone, `benchmarks/world_model.py --save`): the same greedy rollouts with the
-   policy checked by that world model (`stepwise.WorldChecked`: of its `--world-k` likeliest tools that return the
-   target's type, one the world model predicts to reach the target comes first; world-model generations, no tool
-   application more), against the policy alone, on both task sets.
+   policy planning in imagination with that world model (`stepwise.WorldChecked`: the first tool of an imagined path of
+   at most `--world-depths` tools to the target, the policy's `--world-k` likeliest at each level, comes first;
+   world-model generations, no tool application more), against the policy alone, on both task sets.
 `--s-per-step` is the expected step time: it only spaces the evaluations and checkpoints (about 8 in a run). On a GPU
 machine (`--device cuda`), `--no-baselines` leaves out BFS and random search (they do not depend on the model), `--stages`
 names which of eval, deep and world run now (data and SFT always do; a stage left out keeps the result of an earlier
@@ -145,31 +145,36 @@ def views_eval(model_dir: Path, files: dict, views: int, device: str = "cpu") ->
                                                "by_distance": {d: round(k / n, 3) for d, (n, k) in sorted(by_d.items())}}
     return out
 
-def world_check_eval(model_dir: Path, files: dict, world: str, k: int, device: str = "cpu") -> dict:
-    """One greedy rollout per task (avoiding repeats) by the policy alone and by the policy checked by a world model
-    (`WorldChecked`: of its k likeliest tools to the target's type, one predicted to reach the target comes first):
-    success overall and by distance, and at how many steps the check changed the policy's choice."""
+def world_check_eval(model_dir: Path, files: dict, world: str, k: int, depths: list[int], device: str = "cpu") -> dict:
+    """One greedy rollout per task (avoiding repeats) by the policy alone and by the policy planning in imagination with
+    a world model (`WorldChecked`: the first tool of an imagined path of at most `depth` tools to the target, the policy's
+    k likeliest at each, comes first), for each depth: success overall and by distance, at how many steps the plan
+    changed the policy's choice, and how many world-model questions it asked."""
     from wandering_light.tasks import read_tasks
-    from wandering_light.stepwise import StepwiseSolver, StepPolicy, WorldChecked
-    policy, out, moved = StepPolicy.load(model_dir, device=device), {"world": world, "k": k}, [0, 0]
-    class Counted(WorldChecked):                       # the check, counting the steps where it chose otherwise
+    from wandering_light.stepwise import StepwiseSolver, StepPolicy, WorldChecked, world_batch
+    policy, out, count = StepPolicy.load(model_dir, device=device), {"world": world, "k": k}, {}
+    ask = world_batch(world, device)
+    def predict(pairs):                                # the world model, counting its questions
+        count["questions"] = count.get("questions", 0) + len(pairs); return ask(pairs)
+    class Counted(WorldChecked):                       # the plan, counting the steps where it chose otherwise
         def logprobs(self, states, targets):
-            mine = policy.logprobs(states, targets)
-            theirs = super().logprobs(states, targets)
+            mine, theirs = policy.logprobs(states, targets), super().logprobs(states, targets)
             for a_, b_ in zip(mine, theirs):
-                if a_ and b_: moved[0] += 1; moved[1] += max(a_, key=a_.get) != max(b_, key=b_.get)
+                if a_ and b_:
+                    count["steps"] = count.get("steps", 0) + 1
+                    count["changed"] = count.get("changed", 0) + (max(a_, key=a_.get) != max(b_, key=b_.get))
             return theirs
-    checked = Counted(policy, world, k)
     for name, f in files.items():
-        tasks, moved[:] = read_tasks(f), [0, 0]
-        for label, pol in (("policy", policy), ("world_checked", checked)):
+        tasks = read_tasks(f)
+        for label, pol in [("policy", policy)] + [(f"depth_{d}", Counted(policy, predict, k, d)) for d in depths]:
+            count.clear()
             rs = StepwiseSolver(pol).solve_batch_detailed([(t.input, t.output) for t in tasks])
             by_d = {}
             for t, r in zip(tasks, rs):
                 d = by_d.setdefault(str(t.distance), [0, 0]); d[0] += 1; d[1] += r.success
             out.setdefault(name, {})[label] = {"success_rate": round(sum(r.success for r in rs) / len(tasks), 4),
-                                               "by_distance": {d: round(k_ / n, 3) for d, (n, k_) in sorted(by_d.items())}}
-        out[name]["steps"], out[name]["choices_changed"] = moved
+                                               "by_distance": {d: round(k_ / n, 3) for d, (n, k_) in sorted(by_d.items())},
+                                               "applications": sum(r.info["applications"] for r in rs), **dict(count)}
     return out
 
 def budget_curve(model_dir: Path, eval_file, budgets: list[int], device: str = "cpu") -> dict:
@@ -232,7 +237,8 @@ def main(argv):
     ap.add_argument("--views", type=int, default=5, help="views stage: each state read in this many rotated orders")
     ap.add_argument("--world", default=None, help="worldcheck stage: a world model's checkpoint (benchmarks/world_model.py "
                     "--save) that checks the policy's likeliest tools (WorldChecked)")
-    ap.add_argument("--world-k", type=int, default=3, help="worldcheck stage: how many of the policy's likeliest tools it checks")
+    ap.add_argument("--world-k", type=int, default=3, help="worldcheck stage: how many of the policy's likeliest tools it imagines at each level")
+    ap.add_argument("--world-depths", default="1,2", help="worldcheck stage: the imagined paths' lengths to measure, each a row")
     ap.add_argument("--budgets", default="5,10,25,50,100,250", help="budget stage: tool applications for guided and random search")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--run-dir", default="runs/bench-stepwise")
@@ -306,9 +312,10 @@ def main(argv):
     world = now_or_kept("world", lambda: world_eval(run, model_dir, a.world_pairs, a.device))
     views = now_or_kept("views", lambda: views_eval(model_dir, {"upstream480": DEFAULT_EVAL_SET, "heldout500": held}, a.views, a.device),
                         key=f"views-{a.views}")
+    depths = [int(x) for x in a.world_depths.split(",") if x]
     wcheck = now_or_kept("worldcheck", lambda: world_check_eval(model_dir, {"upstream480": DEFAULT_EVAL_SET, "heldout500": held},
-                                                                a.world, a.world_k, a.device),
-                         key=f"worldcheck-{a.world}-{a.world_k}") if a.world else None
+                                                                a.world, a.world_k, depths, a.device),
+                         key=f"worldcheck-{a.world}-{a.world_k}-{a.world_depths}") if a.world else None
     budgets = [int(x) for x in a.budgets.split(",") if x]
     curve_b = now_or_kept("budget", lambda: budget_curve(model_dir, DEFAULT_EVAL_SET, budgets, a.device),
                           key=f"budget-{','.join(map(str, budgets))}")

@@ -232,10 +232,11 @@ class StepwiseSolver(Solver):
     name = "stepwise"
     def __init__(self, model=None, budget: int = 1, max_steps: int = 8, temperature: float = 1.0, tokenizer=None,
                  functions: FunctionDefSet | None = None, device: str | None = "cpu", batch_size: int = 64, seed: int = 0,
-                 views: int = 1, avoid_repeats: bool = True, world=None, world_k: int = 3):
+                 views: int = 1, avoid_repeats: bool = True, world=None, world_k: int = 3,
+                 world_depth: int = 2):
         super().__init__(functions)
         self.policy = as_policy(model, tokenizer, self.functions, device, batch_size, views)
-        if world is not None: self.policy = WorldChecked(self.policy, world, world_k)     # see "Imagining the last step"
+        if world is not None: self.policy = WorldChecked(self.policy, world, world_k, world_depth, device=device)  # see below
         self.budget, self.max_steps, self.temperature, self.seed = budget, max_steps, temperature, seed
         self.avoid_repeats = avoid_repeats
     def __repr__(self): return f"StepwiseSolver(budget={self.budget}, max_steps={self.max_steps}, avoid_repeats={self.avoid_repeats})"
@@ -437,23 +438,49 @@ def world_predictor(world: StepPolicy | Callable) -> Callable:
     return lambda v, f: predict_results(world.model, world.tok, [(v, f)])[0]
 
 # %% ../nbs/09d_stepwise.ipynb #f7be1907
-def world_batch(world) -> Callable:
+def world_batch(world, device: str | None = "cpu") -> Callable:
     "`pairs -> predictions` (each `(values, tool)`'s predicted result, or None) from a world model or such a function."
     if isinstance(world, (str, Path)):
         from wandering_light.models import load_model
-        world = load_model(world, device="cpu")
+        world = load_model(world, device=device)
     if isinstance(world, StepPolicy): world = (world.model, world.tok)
     if isinstance(world, tuple) and len(world) == 2: return lambda pairs, m=world[0], t=world[1]: predict_results(m, t, pairs)
     if callable(world): return world
     raise TypeError(f"a world model is a checkpoint path, a StepPolicy, (model, tokenizer) or a function, not {type(world).__name__}")
 
 class WorldChecked(Policy):
-    "`inner`, imagining before it acts: of its `k` likeliest tools to the target's type, one predicted to reach it comes first."
-    def __init__(self, inner: Policy, world, k: int = 3, weight: float = 1e6):
+    "`inner`, planning in imagination: the first tool of an imagined path of at most `depth` tools to the target comes first."
+    def __init__(self, inner: Policy, world, k: int = 3, depth: int = 2, weight: float = 1e6, device: str | None = "cpu"):
         super().__init__(inner.functions)
-        self.inner, self.predict, self.k, self.log_w = inner, world_batch(world), k, math.log(weight)
+        self.inner, self.predict, self.k, self.depth, self.log_w = inner, world_batch(world, device), k, depth, math.log(weight)
 
 # %% ../nbs/09d_stepwise.ipynb #1a36194c
+def _imagined(lp: dict, functions: FunctionDefSet, here: type, target: type, k: int, last: bool) -> list[str]:
+    "The tools imagined at one state: the `k` likeliest that return the target's type and, before the last level, of all."
+    u = _usable(lp, functions, here)
+    top = lambda names: sorted(names, key=u.get, reverse=True)[:k]
+    fit = top([n for n in u if functions[n].out_cls is target])
+    return fit if last else list(dict.fromkeys(fit + top(u)))
+
+@patch
+def plan(self: WorldChecked, states: Sequence[TypedList], targets: Sequence[TypedList], first: list | None = None) -> dict[int, str]:
+    "For each state that has one, the first tool of the shortest imagined path to its target; `first`: the inner answer."
+    found, lps = {}, first if first is not None else self.inner.logprobs(states, targets)
+    frontier = [(i, None, s, lp) for i, (s, lp) in enumerate(zip(states, lps))]
+    for level in range(1, self.depth + 1):
+        ask = [(i, root, s, n) for i, root, s, lp in frontier if lp
+               for n in _imagined(lp, self.functions, s.item_type, targets[i].item_type, self.k, level == self.depth)]
+        nxt = []
+        for (i, root, s, n), p in zip(ask, self.predict([(s, self.functions[n]) for _, _, s, n in ask]) if ask else []):
+            if p is None or len(p) != len(s): continue
+            if p == targets[i]: found.setdefault(i, root or n)             # ask is in order of likelihood
+            elif level < self.depth and p != s: nxt.append((i, root or n, p))
+        if not (nxt := [x for x in nxt if x[0] not in found]): break
+        lps = self.inner.logprobs([p for _, _, p in nxt], [targets[i] for i, _, _ in nxt])
+        frontier = [(i, root, p, lp) for (i, root, p), lp in zip(nxt, lps)]
+    return found
+
+# %% ../nbs/09d_stepwise.ipynb #b434d097
 def _boost(lp: dict[str, float], name: str, log_w: float) -> dict[str, float]:
     "`lp` with `name` made `exp(log_w)` times likelier, normalised again."
     raw = {n: p + (log_w if n == name else 0.0) for n, p in lp.items()}
@@ -462,15 +489,9 @@ def _boost(lp: dict[str, float], name: str, log_w: float) -> dict[str, float]:
 
 @patch
 def logprobs(self: WorldChecked, states: Sequence[TypedList], targets: Sequence[TypedList]) -> list[dict[str, float] | None]:
-    "The inner policy's answer; where a checked tool is predicted to give the target, that tool comes first."
-    out, ask, hit = list(self.inner.logprobs(states, targets)), [], {}
-    for i, (s, t, lp) in enumerate(zip(states, targets, out)):
-        if not lp: continue
-        fit = {n: p for n, p in _usable(lp, self.functions, s.item_type).items() if self.functions[n].out_cls is t.item_type}
-        ask += [(i, n) for n in sorted(fit, key=fit.get, reverse=True)[:self.k]]
-    for (i, n), p in zip(ask, self.predict([(states[i], self.functions[n]) for i, n in ask]) if ask else []):
-        if p is not None and p == targets[i]: hit.setdefault(i, n)          # the likeliest of the tools predicted to reach it
-    for i, n in hit.items(): out[i] = _boost(_usable(out[i], self.functions, states[i].item_type), n, self.log_w)
+    "The inner policy's answer, with the first tool of each imagined path to the target made the likeliest."
+    out = list(self.inner.logprobs(states, targets))
+    for i, n in self.plan(states, targets, out).items(): out[i] = _boost(_usable(out[i], self.functions, states[i].item_type), n, self.log_w)
     return out
 
 # %% ../nbs/09d_stepwise.ipynb #0a5c1128
