@@ -18,7 +18,7 @@ Stages (each resumable in the run directory, default runs/bench-stepwise):
    applications of both on the same tasks, and the found length against the certified one;
 5. the world model: exact-match prediction of one tool's output on held-out (test-split) values, by input type;
 6. with `--world DIR` (a world model trained alone, `benchmarks/world_model.py --save`): the same greedy rollouts with the
-   policy planning in imagination with that world model (`stepwise.WorldChecked`: the first tool of an imagined path of
+   policy planning in imagination with that world model (`stepwise.WorldPlanner`: the first tool of an imagined path of
    at most `--world-depths` tools to the target, the policy's `--world-k` likeliest at each level, comes first;
    world-model generations, no tool application more), against the policy alone, on both task sets.
 `--s-per-step` is the expected step time: it only spaces the evaluations and checkpoints (about 8 in a run). On a GPU
@@ -148,16 +148,16 @@ def views_eval(model_dir: Path, files: dict, views: int, device: str = "cpu") ->
 
 def world_check_eval(model_dir: Path, files: dict, world: str, k: int, depths: list[int], device: str = "cpu") -> dict:
     """One greedy rollout per task (avoiding repeats) by the policy alone and by the policy planning in imagination with
-    a world model (`WorldChecked`: the first tool of an imagined path of at most `depth` tools to the target, the policy's
+    a world model (`WorldPlanner`: the first tool of an imagined path of at most `depth` tools to the target, the policy's
     k likeliest at each, comes first), for each depth: success overall and by distance, at how many steps the plan
     changed the policy's choice, and how many world-model questions it asked."""
     from wandering_light.tasks import read_tasks
-    from wandering_light.stepwise import StepwiseSolver, StepPolicy, WorldChecked, world_batch
+    from wandering_light.stepwise import StepwiseSolver, StepPolicy, WorldPlanner, world_batch
     policy, out, count = StepPolicy.load(model_dir, device=device), {"world": world, "k": k}, {}
     ask = world_batch(world, device)
     def predict(pairs):                                # the world model, counting its questions
         count["questions"] = count.get("questions", 0) + len(pairs); return ask(pairs)
-    class Counted(WorldChecked):                       # the plan, counting the steps where it chose otherwise
+    class Counted(WorldPlanner):                       # the plan, counting the steps where it chose otherwise
         def logprobs(self, states, targets):
             mine, theirs = policy.logprobs(states, targets), super().logprobs(states, targets)
             for a_, b_ in zip(mine, theirs):
@@ -237,7 +237,7 @@ def main(argv):
     ap.add_argument("--world-pairs", type=int, default=300)
     ap.add_argument("--views", type=int, default=5, help="views stage: each state read in this many rotated orders")
     ap.add_argument("--world", default=None, help="worldcheck stage: a world model's checkpoint (benchmarks/world_model.py "
-                    "--save) that the policy plans with (WorldChecked)")
+                    "--save) that the policy plans with (WorldPlanner)")
     ap.add_argument("--world-k", type=int, default=3, help="worldcheck stage: how many of the policy's likeliest tools it imagines at each level")
     ap.add_argument("--world-depths", default="1,2", help="worldcheck stage: the imagined paths' lengths to measure, each a row")
     ap.add_argument("--budgets", default="5,10,25,50,100,250", help="budget stage: tool applications for guided and random search")

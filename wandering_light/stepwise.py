@@ -24,7 +24,7 @@ from .calibration import auroc, brier_score, expected_calibration_error
 # %% auto #0
 __all__ = ['Policy', 'StepPolicy', 'rotations', 'OraclePolicy', 'Rollout', 'rollout_reward', 'stepwise_attempts', 'as_policy',
            'StepwiseSolver', 'GuidedSolver', 'parse_result', 'value_answers', 'predict_results', 'world_accuracy',
-           'predict_pipeline', 'world_predictor', 'world_batch', 'WorldChecked', 'evaluate_stepwise']
+           'predict_pipeline', 'world_predictor', 'world_batch', 'WorldPlanner', 'evaluate_stepwise']
 
 # %% ../nbs/09d_stepwise.ipynb #a291a8aa
 class Policy:
@@ -236,7 +236,7 @@ class StepwiseSolver(Solver):
                  world_depth: int = 2):
         super().__init__(functions)
         self.policy = as_policy(model, tokenizer, self.functions, device, batch_size, views)
-        if world is not None: self.policy = WorldChecked(self.policy, world, world_k, world_depth, device=device)  # see below
+        if world is not None: self.policy = WorldPlanner(self.policy, world, world_k, world_depth, device=device)  # see below
         self.budget, self.max_steps, self.temperature, self.seed = budget, max_steps, temperature, seed
         self.avoid_repeats = avoid_repeats
     def __repr__(self): return f"StepwiseSolver(budget={self.budget}, max_steps={self.max_steps}, avoid_repeats={self.avoid_repeats})"
@@ -448,7 +448,7 @@ def world_batch(world, device: str | None = "cpu") -> Callable:
     if callable(world): return world
     raise TypeError(f"a world model is a checkpoint path, a StepPolicy, (model, tokenizer) or a function, not {type(world).__name__}")
 
-class WorldChecked(Policy):
+class WorldPlanner(Policy):
     "`inner`, planning in imagination: the first tool of an imagined path of at most `depth` tools to the target comes first."
     def __init__(self, inner: Policy, world, k: int = 3, depth: int = 2, weight: float = 1e6, device: str | None = "cpu"):
         super().__init__(inner.functions)
@@ -463,7 +463,7 @@ def _imagined(lp: dict, functions: FunctionDefSet, here: type, target: type, k: 
     return fit if last else list(dict.fromkeys(fit + top(u)))
 
 @patch
-def plan(self: WorldChecked, states: Sequence[TypedList], targets: Sequence[TypedList], first: list | None = None) -> dict[int, str]:
+def plan(self: WorldPlanner, states: Sequence[TypedList], targets: Sequence[TypedList], first: list | None = None) -> dict[int, str]:
     "For each state that has one, the first tool of the shortest imagined path to its target; `first`: the inner answer."
     found, lps = {}, first if first is not None else self.inner.logprobs(states, targets)
     frontier = [(i, None, s, lp) for i, (s, lp) in enumerate(zip(states, lps))]
@@ -488,7 +488,7 @@ def _boost(lp: dict[str, float], name: str, log_w: float) -> dict[str, float]:
     return {n: p - z for n, p in raw.items()}
 
 @patch
-def logprobs(self: WorldChecked, states: Sequence[TypedList], targets: Sequence[TypedList]) -> list[dict[str, float] | None]:
+def logprobs(self: WorldPlanner, states: Sequence[TypedList], targets: Sequence[TypedList]) -> list[dict[str, float] | None]:
     "The inner policy's answer, with the first tool of each imagined path to the target made the likeliest."
     out = list(self.inner.logprobs(states, targets))
     for i, n in self.plan(states, targets, out).items(): out[i] = _boost(_usable(out[i], self.functions, states[i].item_type), n, self.log_w)
