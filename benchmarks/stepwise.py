@@ -128,6 +128,14 @@ def world_eval(run: Path, model_dir: Path, n: int, device: str = "cpu") -> dict:
     acc = world_accuracy(model, tok, [(v, fs[f]) for v, _, f in pairs[:n]])
     return {k: v for k, v in acc.items() if k != "by_tool"} | {"worst_tools": dict(sorted(acc["by_tool"].items(), key=lambda kv: kv[1])[:10])}
 
+def _success(tasks, results) -> dict:
+    "Success overall and by certified distance of one solver's results on `tasks`."
+    by_d = {}
+    for t, r in zip(tasks, results):
+        d = by_d.setdefault(str(t.distance), [0, 0]); d[0] += 1; d[1] += r.success
+    return {"success_rate": round(sum(r.success for r in results) / len(tasks), 4),
+            "by_distance": {d: round(k / n, 3) for d, (n, k) in sorted(by_d.items())}}
+
 def views_eval(model_dir: Path, files: dict, views: int, device: str = "cpu") -> dict:
     """One greedy rollout per task with each state read in `views` rotated orders of its pairs (the mean log-probability;
     test-time augmentation), against the same model reading each state once: success overall and by distance."""
@@ -139,11 +147,7 @@ def views_eval(model_dir: Path, files: dict, views: int, device: str = "cpu") ->
         for label, v in (("views_1", 1), (f"views_{views}", views)):
             rs = StepwiseSolver(StepPolicy.load(model_dir, device=device, views=v)).solve_batch_detailed(
                 [(t.input, t.output) for t in tasks])
-            by_d = {}
-            for t, r in zip(tasks, rs):
-                d = by_d.setdefault(str(t.distance), [0, 0]); d[0] += 1; d[1] += r.success
-            out.setdefault(name, {})[label] = {"success_rate": round(sum(r.success for r in rs) / len(tasks), 4),
-                                               "by_distance": {d: round(k / n, 3) for d, (n, k) in sorted(by_d.items())}}
+            out.setdefault(name, {})[label] = _success(tasks, rs)
     return out
 
 def world_check_eval(model_dir: Path, files: dict, world: str, k: int, depths: list[int], device: str = "cpu") -> dict:
@@ -158,24 +162,18 @@ def world_check_eval(model_dir: Path, files: dict, world: str, k: int, depths: l
     def predict(pairs):                                # the world model, counting its questions
         count["questions"] = count.get("questions", 0) + len(pairs); return ask(pairs)
     class Counted(WorldPlanner):                       # the plan, counting the steps where it chose otherwise
-        def logprobs(self, states, targets):
-            mine, theirs = policy.logprobs(states, targets), super().logprobs(states, targets)
-            for a_, b_ in zip(mine, theirs):
-                if a_ and b_:
-                    count["steps"] = count.get("steps", 0) + 1
-                    count["changed"] = count.get("changed", 0) + (max(a_, key=a_.get) != max(b_, key=b_.get))
-            return theirs
+        def plan(self, states, targets, first=None):
+            found = super().plan(states, targets, first)   # `logprobs` passes the policy's answer as `first`
+            count["steps"] = count.get("steps", 0) + sum(1 for lp in first if lp)
+            count["changed"] = count.get("changed", 0) + sum(max(first[i], key=first[i].get) != n for i, n in found.items())
+            return found
     for name, f in files.items():
         tasks = read_tasks(f)
         for label, pol in [("policy", policy)] + [(f"depth_{d}", Counted(policy, predict, k, d)) for d in depths]:
             count.clear()
             rs = StepwiseSolver(pol).solve_batch_detailed([(t.input, t.output) for t in tasks])
-            by_d = {}
-            for t, r in zip(tasks, rs):
-                d = by_d.setdefault(str(t.distance), [0, 0]); d[0] += 1; d[1] += r.success
-            out.setdefault(name, {})[label] = {"success_rate": round(sum(r.success for r in rs) / len(tasks), 4),
-                                               "by_distance": {d: round(k_ / n, 3) for d, (n, k_) in sorted(by_d.items())},
-                                               "applications": sum(r.info["applications"] for r in rs), **dict(count)}
+            out.setdefault(name, {})[label] = _success(tasks, rs) | {"applications": sum(r.info["applications"] for r in rs),
+                                                                     **count}
     return out
 
 def budget_curve(model_dir: Path, eval_file, budgets: list[int], device: str = "cpu") -> dict:

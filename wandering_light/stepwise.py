@@ -19,7 +19,7 @@ from .executor import Executor, ExecutionError
 from .trajectory import Trajectory, default_functions
 from .solver import Solver, SolveResult, as_typed, register_solver
 from . import prompts as P
-from .calibration import auroc, brier_score, expected_calibration_error
+from .calibration import auroc, brier_score, expected_calibration_error, logsumexp
 
 # %% auto #0
 __all__ = ['Policy', 'StepPolicy', 'rotations', 'OraclePolicy', 'Rollout', 'rollout_reward', 'stepwise_attempts', 'as_policy',
@@ -484,7 +484,7 @@ def plan(self: WorldPlanner, states: Sequence[TypedList], targets: Sequence[Type
 def _boost(lp: dict[str, float], name: str, log_w: float) -> dict[str, float]:
     "`lp` with `name` made `exp(log_w)` times likelier, normalised again."
     raw = {n: p + (log_w if n == name else 0.0) for n, p in lp.items()}
-    top = max(raw.values()); z = top + math.log(sum(math.exp(p - top) for p in raw.values()))
+    z = logsumexp(raw.values())
     return {n: p - z for n, p in raw.items()}
 
 @patch
