@@ -64,7 +64,7 @@ depend on the budget), solved 29.2% within 2,000 (median BFS-to-guided ratio 148
 apply f_exp, f_sin or f_log10. benchmarks/stepwise_gpu.sh runs this benchmark for the base size on the device tool's GPU machine.
 Usage: python benchmarks/stepwise.py [--save] [--minutes 30] [--size tiny] [--run-dir DIR] [--threads 1] [--batch-size 16] [--compile] [--no-target-loss] [--pair-loss W] [--deep 24] [--deep-budget N] [--world-pairs 300]
        [--device cpu|cuda] [--s-per-step S] [--steps N] [--no-baselines] [--stages eval,deep,world] [--name stepwise] [--data-only]
-       [--world DIR] [--world-k 3] [--world-depths 1,2]
+       [--world DIR] [--world-k 3] [--world-depths 1,2,3]
 """
 import argparse, json, math, random, statistics, sys, time
 from pathlib import Path
@@ -237,7 +237,7 @@ def main(argv):
     ap.add_argument("--world", default=None, help="worldcheck stage: a world model's checkpoint (benchmarks/world_model.py "
                     "--save) that the policy plans with (WorldPlanner)")
     ap.add_argument("--world-k", type=int, default=3, help="worldcheck stage: how many of the policy's likeliest tools it imagines at each level")
-    ap.add_argument("--world-depths", default="1,2", help="worldcheck stage: the imagined paths' lengths to measure, each a row")
+    ap.add_argument("--world-depths", default="1,2,3", help="worldcheck stage: the imagined paths' lengths to measure, each a row")
     ap.add_argument("--budgets", default="5,10,25,50,100,250", help="budget stage: tool applications for guided and random search")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--run-dir", default="runs/bench-stepwise")

@@ -233,7 +233,7 @@ class StepwiseSolver(Solver):
     def __init__(self, model=None, budget: int = 1, max_steps: int = 8, temperature: float = 1.0, tokenizer=None,
                  functions: FunctionDefSet | None = None, device: str | None = "cpu", batch_size: int = 64, seed: int = 0,
                  views: int = 1, avoid_repeats: bool = True, world=None, world_k: int = 3,
-                 world_depth: int = 2):
+                 world_depth: int = 3):
         super().__init__(functions)
         self.policy = as_policy(model, tokenizer, self.functions, device, batch_size, views)
         if world is not None: self.policy = WorldPlanner(self.policy, world, world_k, world_depth, device=device)  # see below
@@ -450,7 +450,7 @@ def world_batch(world, device: str | None = "cpu") -> Callable:
 
 class WorldPlanner(Policy):
     "`inner`, planning in imagination: the first tool of an imagined path of at most `depth` tools to the target comes first."
-    def __init__(self, inner: Policy, world, k: int = 3, depth: int = 2, weight: float = 1e6, device: str | None = "cpu"):
+    def __init__(self, inner: Policy, world, k: int = 3, depth: int = 3, weight: float = 1e6, device: str | None = "cpu"):
         super().__init__(inner.functions)
         self.inner, self.predict, self.k, self.depth, self.log_w = inner, world_batch(world, device), k, depth, math.log(weight)
 
