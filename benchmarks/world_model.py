@@ -23,7 +23,9 @@ at a time reached 62.0% in 36,216 steps (run again with the same command on a sl
 world_model_value.json) against 58.7% for whole batches at 30 (world_model.json); at 30 minutes one value at a time,
 64.3% in 38,475 steps (world_model_value30.json: 66.0% without the hash tools, 77.6% value by value), and in the agent
 77.2% of 268 actions against 69.4% of 258 at 20; at 50 minutes (--minutes 50, world_model_value50.json) 71.0% in 66,579
-steps (72.6% without the hash tools, 83.5% value by value), and 81.1% of 275 actions. `--agent`
+steps (72.6% without the hash tools, 83.5% value by value), and 81.1% of 275 actions; at 15 minutes
+(world_model_split15.json, the half of a 30-minute split with benchmarks/stepwise.py --minutes 15, runs/split15) 56.7%
+in 19,544 steps. `--agent`
 then reruns benchmarks/agent_stepwise.py's agent on its tasks with the world model's expectations, to report how
 often they hold against the step-wise model's (one figure each, same tasks, same run; overall and by the action's
 function type); its policy is BENCH/sft/model, or with `--policy-dir RUN` another step-wise run's (for a world model
