@@ -23,7 +23,7 @@ Stages (each resumable in the run directory, default runs/bench-stepwise):
    world-model generations, no tool application more), against the policy alone, on both task sets.
    Within 30 training minutes, half to each model (stepwise_split15.json): this script with `--minutes 15 --stages eval`,
    then `benchmarks/world_model.py --minutes 15 --compile --bench-dir RUN --run-dir RUN-world`, then this script again
-   with `--stages worldcheck --world RUN-world/sft/model` (the commands are in both results files).
+   with `--stages worldcheck --world RUN-world/sft/model` (a results file holds the last command that wrote it).
 `--s-per-step` is the expected step time: it only spaces the evaluations and checkpoints (about 8 in a run). On a GPU
 machine (`--device cuda`), `--no-baselines` leaves out BFS and random search (they do not depend on the model), `--stages`
 names which of eval, deep and world run now (data and SFT always do; a stage left out keeps the result of an earlier
