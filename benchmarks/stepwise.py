@@ -157,7 +157,7 @@ def world_check_eval(model_dir: Path, files: dict, world: str, k: int, depths: l
     """One greedy rollout per task (avoiding repeats) by the policy alone and by the policy planning in imagination with
     a world model (`WorldPlanner`: the first tool of an imagined path of at most `depth` tools to the target, the policy's
     k likeliest at each, comes first), for each depth: success overall and by distance, at how many steps the plan
-    changed the policy's choice, and how many world-model questions it asked."""
+    changed the policy's choice, how many world-model questions it asked, and the wall seconds."""
     from wandering_light.tasks import read_tasks
     from wandering_light.stepwise import StepwiseSolver, StepPolicy, WorldPlanner, world_batch
     policy, out, count = StepPolicy.load(model_dir, device=device), {"world": world, "k": k}, {}
@@ -173,10 +173,10 @@ def world_check_eval(model_dir: Path, files: dict, world: str, k: int, depths: l
     for name, f in files.items():
         tasks = read_tasks(f)
         for label, pol in [("policy", policy)] + [(f"depth_{d}", Counted(policy, predict, k, d)) for d in depths]:
-            count.clear()
+            count.clear(); t0 = time.perf_counter()
             rs = StepwiseSolver(pol).solve_batch_detailed([(t.input, t.output) for t in tasks])
             out.setdefault(name, {})[label] = _success(tasks, rs) | {"applications": sum(r.info["applications"] for r in rs),
-                                                                     **count}
+                                                                     "seconds": round(time.perf_counter() - t0, 1), **count}
     return out
 
 def budget_curve(model_dir: Path, eval_file, budgets: list[int], device: str = "cpu") -> dict:
