@@ -23,10 +23,17 @@ Stages (each resumable in the run directory, default runs/bench-stepwise):
    world-model generations, no tool application more), against the policy alone, on both task sets.
    Within 30 training minutes, half to each model (stepwise_split15.json): this script with `--minutes 15 --stages eval`,
    then `benchmarks/world_model.py --minutes 15 --compile --bench-dir RUN --run-dir RUN-world`, then this script again
-   with `--stages worldcheck --world RUN-world/sft/model` (a results file holds the last command that wrote it).
+   with `--stages worldcheck --world RUN-world/sft/model` (a results file holds the last command that wrote it);
+7. with `--world DIR`, the deep tasks again (stage deepworld): guided search whose prior is the policy planning in
+   imagination `--deep-world-depth` tools ahead at every state it expands (`GuidedSolver(WorldPlanner(...))`), the same
+   budget in tool applications (world-model questions are counted apart, with the wall seconds). It is slow on this
+   CPU: with runs/split15's policy and a 15-minute world model, two tools ahead, the first deep task of each distance
+   within 200 applications took 72 s and 5,600 questions (4.6 s without the world model; neither solved any of the
+   four), and the 24 tasks within 2,000 had not finished after 22 minutes (stopped; stepwise_split15_any.json has no
+   deepworld row).
 `--s-per-step` is the expected step time: it only spaces the evaluations and checkpoints (about 8 in a run). On a GPU
 machine (`--device cuda`), `--no-baselines` leaves out BFS and random search (they do not depend on the model), `--stages`
-names which of eval, deep and world run now (data and SFT always do; a stage left out keeps the result of an earlier
+names which of eval, deep, world, views, budget, worldcheck and deepworld run now (data and SFT always do; a stage left out keeps the result of an earlier
 call, or is null; a report needs eval) and `--name` names the results file.
 Recipe trials behind the defaults (8 training minutes each, a tiny model, 40,000 of the training tasks, one thread, two
 trials at a time on the two cores; step-wise success on the upstream set): tool loss alone, batch 64: 29.8%; batch 16:
@@ -67,7 +74,7 @@ depend on the budget), solved 29.2% within 2,000 (median BFS-to-guided ratio 148
 apply f_exp, f_sin or f_log10. benchmarks/stepwise_gpu.sh runs this benchmark for the base size on the device tool's GPU machine.
 Usage: python benchmarks/stepwise.py [--save] [--minutes 30] [--size tiny] [--run-dir DIR] [--threads 1] [--batch-size 16] [--compile] [--no-target-loss] [--pair-loss W] [--deep 24] [--deep-budget N] [--world-pairs 300]
        [--device cpu|cuda] [--s-per-step S] [--steps N] [--no-baselines] [--stages eval,deep,world] [--name stepwise] [--data-only]
-       [--world DIR] [--world-k 3] [--world-depths 1,2,3]
+       [--world DIR] [--world-k 3] [--world-depths 1,2,3] [--deep-world-depth 2]
 """
 import argparse, json, math, random, statistics, sys, time
 from pathlib import Path
@@ -84,17 +91,26 @@ def deep_pool(run: Path, exclude: set) -> list:
     return read_tasks(path)
 
 def deep_eval(run: Path, model_dir: Path, n: int, budget: int, exclude: set, device: str = "cpu",
-              avoid: frozenset = frozenset()) -> dict:
+              avoid: frozenset = frozenset(), world: str | None = None, k: int = 3, depth: int = 3) -> dict:
     """Guided search and BFS on deep tasks (distance 5-8): success, tool applications of both, found length / certified.
     The tasks are the first of a pool of 100, the same number of each distance, leaving out those whose certified
-    pipeline uses a tool in `avoid` (a hash's output is a random-looking 64-bit integer no prior can point towards)."""
+    pipeline uses a tool in `avoid` (a hash's output is a random-looking 64-bit integer no prior can point towards).
+    With `world` (a world model's checkpoint), the search's prior is the policy planning in imagination (`WorldPlanner`,
+    `k` and `depth`): at every state it expands, the first tool of an imagined path to the target comes first; the
+    world-model questions it asked and the wall seconds are recorded (they are not tool applications)."""
     from wandering_light.solver import bfs, SearchSpace
-    from wandering_light.stepwise import GuidedSolver, StepPolicy
+    from wandering_light.stepwise import GuidedSolver, StepPolicy, WorldPlanner, world_batch
     pool = deep_pool(run, exclude)
     kept = [t for t in pool if not avoid & set(t.functions)]
     dists = sorted({t.distance for t in pool})
     tasks = [t for d in dists for t in [t for t in kept if t.distance == d][:n // len(dists) + (dists.index(d) < n % len(dists))]]
-    g, space, rows = GuidedSolver(StepPolicy.load(model_dir, device=device), budget=budget), SearchSpace(), []
+    policy, count, t0 = StepPolicy.load(model_dir, device=device), {"questions": 0}, time.perf_counter()
+    if world:
+        ask = world_batch(world, device)
+        def predict(pairs): count["questions"] += len(pairs); return ask(pairs)
+        predict.digits = ask.digits
+        policy = WorldPlanner(policy, predict, k, depth)
+    g, space, rows = GuidedSolver(policy, budget=budget), SearchSpace(), []
     for t in tasks:
         r = g.solve_detailed(t.input, t.output)
         e = bfs(t.input, t.distance, space, goal=t.output)     # BFS's applications (transitions) for the same task
@@ -112,7 +128,8 @@ def deep_eval(run: Path, model_dir: Path, n: int, budget: int, exclude: set, dev
             "median_ratio_bfs_to_guided_applications": round(statistics.median(ratio), 1) if ratio else None,
             "mean_length_ratio": round(statistics.mean([x["length"] / x["distance"] for x in ok]), 4) if ok else None,
             "budget": budget, "pool": len(pool), "pool_using_avoided_tools": len(pool) - len(kept),
-            "avoided_tools": sorted(avoid)}
+            "avoided_tools": sorted(avoid)} | ({"world": world, "k": k, "depth": depth, "questions": count["questions"],
+                                                "seconds": round(time.perf_counter() - t0, 1)} if world else {})
 
 def world_eval(run: Path, model_dir: Path, n: int, device: str = "cpu") -> dict:
     "World-model exact match on (values, tool) pairs from held-out (test-split) routes."
@@ -240,14 +257,17 @@ def main(argv):
     ap.add_argument("--world", default=None, help="worldcheck stage: a world model's checkpoint (benchmarks/world_model.py "
                     "--save) that the policy plans with (WorldPlanner)")
     ap.add_argument("--world-k", type=int, default=3, help="worldcheck stage: how many of the policy's likeliest tools it imagines at each level")
+    ap.add_argument("--deep-world-depth", type=int, default=2, help="deepworld stage: how many tools ahead the guided "
+                    "search's prior plans at each state")
     ap.add_argument("--world-depths", default="1,2,3", help="worldcheck stage: the imagined paths' lengths to measure, each a row")
     ap.add_argument("--budgets", default="5,10,25,50,100,250", help="budget stage: tool applications for guided and random search")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--run-dir", default="runs/bench-stepwise")
     ap.add_argument("--device", default="cpu", help="where the model trains and answers: cpu or cuda")
     ap.add_argument("--no-baselines", action="store_true", help="leave out BFS and random search (model-independent)")
-    ap.add_argument("--stages", default="eval,deep,world,views,budget,worldcheck",
-                    help="which of eval, deep, world, views, budget and worldcheck (with --world) run now (the rest resume later)")
+    ap.add_argument("--stages", default="eval,deep,world,views,budget,worldcheck,deepworld",
+                    help="which of eval, deep, world, views, budget, worldcheck and deepworld (both with --world) run now (the rest "
+                    "resume later)")
     ap.add_argument("--data-only", action="store_true", help="make the data, the held-out sample and the deep pool, then stop "
                     "(the GPU script carries them: benchmarks/stepwise_gpu.sh)")
     ap.add_argument("--name", default="stepwise", help="results file: benchmarks/results/NAME.json")
@@ -318,6 +338,10 @@ def main(argv):
     wcheck = now_or_kept("worldcheck", lambda: world_check_eval(model_dir, {"upstream480": DEFAULT_EVAL_SET, "heldout500": held},
                                                                 a.world, a.world_k, depths, a.device),
                          key=f"worldcheck-{a.world}-{a.world_k}-{a.world_depths}") if a.world else None
+    deep_world = now_or_kept("deepworld", lambda: deep_eval(run, model_dir, a.deep, a.deep_budget or a.guided_budget, train_inputs(),
+                                                           a.device, avoid, a.world, a.world_k, a.deep_world_depth),
+                             key=f"deepworld-{a.deep}-{a.deep_budget or a.guided_budget}-{','.join(sorted(avoid)) or 'all'}-"
+                                 f"{a.world}-{a.world_k}-{a.deep_world_depth}") if a.world else None
     budgets = [int(x) for x in a.budgets.split(",") if x]
     curve_b = now_or_kept("budget", lambda: budget_curve(model_dir, DEFAULT_EVAL_SET, budgets, a.device),
                           key=f"budget-{','.join(map(str, budgets))}")
@@ -337,6 +361,7 @@ def main(argv):
         "ratio_stepwise_to_random100_upstream480": round(u["stepwise"]["success_rate"] / u["random-100"]["success_rate"], 3)
                                                    if "random-100" in u else None,
         "deep_5_to_8_guided": deep,
+        "deep_5_to_8_guided_world": deep_world,
         "world_model": world,
         "stepwise_views": views,
         "stepwise_world_checked": wcheck,

@@ -25,14 +25,23 @@ world_model_value.json) against 58.7% for whole batches at 30 (world_model.json)
 77.2% of 268 actions against 69.4% of 258 at 20; at 50 minutes (--minutes 50, world_model_value50.json) 71.0% in 66,579
 steps (72.6% without the hash tools, 83.5% value by value), and 81.1% of 275 actions; at 15 minutes
 (world_model_split15.json, the half of a 30-minute split with benchmarks/stepwise.py --minutes 15, runs/split15) 56.7%
-in 19,544 steps. `--agent`
+in 19,544 steps. `--world-digits 6` (floats taught, asked and compared to six significant digits, as the step prompt
+shows them; world_model_split15_digits6.json, the same command otherwise) predicts 55.7% in 20,408 steps, its floats
+39.5% against 30.2%; planning three tools ahead with it, the 15-minute policy of runs/split15 solves 83.1% of the
+upstream set against 83.3% with the full-float model (a hand-written comparison, not kept): no gain. With
+`--world-tools any` as well (each example asks about a tool drawn from all that take the step's values, not the
+route's: world_model_split15_any.json) it predicts fewer of the routes' pairs, 54.3% in 19,960 steps, but the same
+policy planning with it solves 85.0% of the upstream set and 53.8% held-out, against 83.3% and 53.2% with the
+route-taught full-float model (stepwise_split15_any.json against stepwise_split15.json): the plan asks about the
+policy's likeliest tools, not only the routes'. `--agent`
 then reruns benchmarks/agent_stepwise.py's agent on its tasks with the world model's expectations, to report how
 often they hold against the step-wise model's (one figure each, same tasks, same run; overall and by the action's
 function type); its policy is BENCH/sft/model, or with `--policy-dir RUN` another step-wise run's (for a world model
 trained on a `--data-only` directory, which has no policy).
 Usage: python benchmarks/world_model.py [--save] [--minutes 30] [--bench-dir runs/bench-stepwise] [--run-dir runs/bench-world]
                                         [--threads 2] [--world-pairs 300] [--compile] [--agent] [--policy-dir RUN]
-                                        [--world-format value|batch] [--name world_model]
+                                        [--world-format value|batch] [--world-digits N] [--world-tools route|any]
+                                        [--name world_model]
 """
 import argparse, sys
 from pathlib import Path
@@ -75,6 +84,10 @@ def main(argv):
                     "the agent uses (default: --bench-dir)")
     ap.add_argument("--world-format", default="value", choices=["value", "batch"],
                     help="world-model examples one value each (asked so too) or whole batches")
+    ap.add_argument("--world-digits", type=int, default=None, help="floats in the world model's examples (and questions) to this "
+                    "many significant digits (prompts.STEP_DIGITS is 6); default: in full")
+    ap.add_argument("--world-tools", default="route", choices=["route", "any"], help="the tool each example asks about: "
+                    "the route's, or any tool that takes the step's values (wl sft --world-tools)")
     ap.add_argument("--name", default="world_model", help="results file: benchmarks/results/NAME.json")
     a = ap.parse_args(argv)
     bench, run = Path(a.bench_dir), Path(a.run_dir)
@@ -98,14 +111,15 @@ def main(argv):
          "--time-limit", str(a.minutes), "--max-steps", str(20 * expected), "--clock-schedule", "--batch-size", str(a.batch_size),
          "--learning-rate", "1e-3", "--warmup-ratio", "0.02", "--max-length", "256", "--save-steps", str(max(100, expected // 8)),
          "--logging-steps", "50", "--threads", str(a.threads), "--dataset-num-proc", str(a.threads),
-         "--world-per-value", str(a.world_format == "value"), *(["--torch-compile"] if a.compile else []), "--quiet", *resume])))
+         "--world-per-value", str(a.world_format == "value"),
+         *(["--world-digits", str(a.world_digits)] if a.world_digits else []), "--world-tools", a.world_tools, *(["--torch-compile"] if a.compile else []), "--quiet", *resume])))
     models = [("world_model", run / "sft" / "model")] + [("stepwise_model", bench / "sft" / "model")] * stepwise_model
     world = stage(run, "world", lambda: {m: world_eval(bench, d, a.world_pairs) for m, d in models})
     w, s = world["result"]["world_model"], world["result"].get("stepwise_model")
     r = sft["result"]
     figures = {"world_model": w, "stepwise_model": s, "pairs": w["pairs"],
                "ratio_exact_match_world_to_stepwise": round(w["exact_match"] / s["exact_match"], 3) if s and s["exact_match"] else None,
-               "world_format": a.world_format,
+               "world_format": a.world_format, "world_digits": a.world_digits, "world_tools": a.world_tools,
                "training": {"steps": r.get("steps"), "train_minutes": round(r["train_seconds"] / 60, 2), "batch_size": a.batch_size,
                             "threads": a.threads, "torch_compile": a.compile, "stopped": r.get("stopped"),
                             "wall_minutes": round(sft["wall_s"] / 60, 2)},

@@ -345,19 +345,19 @@ def parse_step(text: str, functions: FunctionDefSet | None = None, item_type: ty
     return ParsedStep(f)
 
 # %% ../nbs/07_prompts.ipynb #9a31fd15
-def world_prompt(values: TypedList | list, tool: FunctionDef | str) -> str:
-    "The world-model prompt: what will `tool` return on these values?"
+def world_prompt(values: TypedList | list, tool: FunctionDef | str, digits: int | None = None) -> str:
+    "The world-model prompt: what will `tool` return on these values? (`digits`: floats to that many significant digits)"
     values = _as_tl(values)
-    return (f"Values ({short_type_name(values.item_type)}): {render_typed_list(values)}\n"
+    return (f"Values ({short_type_name(values.item_type)}): {render_value(list(values), digits)}\n"
             f"Apply: {getattr(tool, 'name', tool)}\nResult:")
 
-def world_completion(result: TypedList | list) -> str:
+def world_completion(result: TypedList | list, digits: int | None = None) -> str:
     "The completion of a world-model prompt: the values the tool returns."
-    return " " + render_typed_list(_as_tl(result))
+    return " " + render_value(list(_as_tl(result)), digits)
 
-def world_example(values: TypedList | list, tool: FunctionDef | str, result: TypedList | list) -> dict:
+def world_example(values: TypedList | list, tool: FunctionDef | str, result: TypedList | list, digits: int | None = None) -> dict:
     "A world-model training pair: `tool` on `values` returns `result`."
-    return {"prompt": world_prompt(values, tool), "completion": world_completion(result)}
+    return {"prompt": world_prompt(values, tool, digits), "completion": world_completion(result, digits)}
 
 # %% ../nbs/07_prompts.ipynb #bd6df5e7
 INSTRUCTED_PROPOSER_HEAD = (

@@ -12,7 +12,7 @@ import torch
 import torch.nn.functional as F
 from .typed_list import TypedList
 from .function_def import FunctionDefSet
-from .executor import Executor
+from .executor import Executor, ExecutionError
 from .solver import SearchSpace, bfs
 from .routes import RouteGraph
 from .tasks import InductionTask, default_functions
@@ -52,6 +52,14 @@ def world_value_pairs(values: TypedList, result: TypedList) -> list[tuple[TypedL
     "A batch and what a tool returned on it, as one (value, result) pair of one-item batches per value."
     return list(zip(values.singletons(), result.singletons()))
 
+def _world_tool(r: dict, tools: str, rng: random.Random, ex: Executor) -> tuple[str, TypedList]:
+    "The tool a world-model example of step row `r` asks about, and what it returns: the route's, or (`any`) any tool that runs."
+    if tools == "any":
+        f = rng.choice([f for f in ex.functions if f.in_cls is r["values"].item_type])
+        try: return f.name, ex.apply(f, r["values"])
+        except ExecutionError: pass                     # it fails on these values: the route's tool instead
+    return r["tool"], r["result"]
+
 def _step_row(r: dict, tool: str, spans: bool, results: bool, ex: Executor) -> dict:
     "One step example from a `step_rows` row, `tool` its completion (see `step_examples`)."
     prompt, where = P.step_table(r["values"], r["target"]) if spans else (P.step_prompt(r["values"], r["target"]), None)
@@ -63,11 +71,14 @@ def _step_row(r: dict, tool: str, spans: bool, results: bool, ex: Executor) -> d
 
 def step_examples(tasks: Sequence[InductionTask], world_share: float = 0.0, oneshot_share: float = 0.0, seed: int = 0,
                   functions: FunctionDefSet | None = None, spans: bool = False, results: bool = False,
-                  steps: bool = True, world_values: bool = False) -> list[dict]:
+                  steps: bool = True, world_values: bool = False, world_digits: int | None = None,
+                  world_tools: str = "route") -> list[dict]:
     """Prompt-completion pairs of kind `step`, `world` and `oneshot` from the tasks' routes; `spans`: step rows also carry
     the targets' character spans (`prompts.step_table`); `results` (with `spans`): and a `tail`, what the chosen tool
     returns (`result_tail`, below); `steps=False`: no step examples (with `world_share=1`, a world model's data alone);
-    `world_values`: a world-model example per value instead of per batch (`world_value_pairs`)."""
+    `world_values`: a world-model example per value instead of per batch (`world_value_pairs`); `world_digits`:
+    their floats to that many significant digits (`prompts.world_prompt`); `world_tools`: the tool each asks about,
+    the route's (`route`) or any that takes the step's values (`any`, uniformly: every tool taught, not the routes' few)."""
     fs = functions if functions is not None else default_functions()
     rng, ex, space, out = random.Random(seed), Executor(fs), SearchSpace(fs), []
     for t in tasks:
@@ -75,8 +86,9 @@ def step_examples(tasks: Sequence[InductionTask], world_share: float = 0.0, ones
         for r in step_rows(t, ex, space):
             if steps: out.append(_step_row(r, rng.choice(r["optimal"]), spans, results, ex))
             if rng.random() < world_share:
-                pairs = world_value_pairs(r["values"], r["result"]) if world_values else [(r["values"], r["result"])]
-                out += [P.world_example(v, r["tool"], o) | {"kind": "world"} for v, o in pairs]
+                tool, got = _world_tool(r, world_tools, rng, ex)
+                pairs = world_value_pairs(r["values"], got) if world_values else [(r["values"], got)]
+                out += [P.world_example(v, tool, o, world_digits) | {"kind": "world"} for v, o in pairs]
     return out
 
 # %% ../nbs/07b_steps.ipynb #e1946c48
@@ -131,15 +143,16 @@ def target_loss(logits: torch.Tensor, labels: torch.Tensor, weight: float = 1.0,
 # %% ../nbs/07b_steps.ipynb #9e201f29
 def step_dataset(tasks: Sequence[InductionTask], world_share: float = 0.0, oneshot_share: float = 0.0, seed: int = 0,
                  tokenizer=None, target_loss: bool = False, results: bool = False, pairs: bool = False, steps: bool = True,
-                 world_values: bool = False):
+                 world_values: bool = False, world_digits: int | None = None, world_tools: str = "route"):
     """`step_examples` as a shuffled `datasets.Dataset`: columns `prompt`, `completion`, `kind`; with `target_loss`,
     tokenized by `tokenizer` with the target values learnt too (columns `input_ids`, `labels`, `kind`; see below), with
-    `results` the chosen tool's results after it, with `pairs` the tool after each pair line; `steps=False`: no step rows; `world_values`: world rows one value each."""
+    `results` the chosen tool's results after it, with `pairs` the tool after each pair line; `steps=False`: no step rows; `world_values`: world rows one value each, `world_digits`: their floats so rounded, `world_tools`: which tools they ask about."""
     import datasets
     if (results or pairs) and not target_loss:
         raise ValueError("results and pairs are learnt by the target loss: give target_loss=True")
     rows = step_examples(tasks, world_share, oneshot_share, seed, spans=target_loss, results=results, steps=steps,
-                         world_values=world_values)
+                         world_values=world_values, world_digits=world_digits,
+                         world_tools=world_tools)
     random.Random(seed).shuffle(rows)
     if target_loss:
         if tokenizer is None: raise ValueError("target_loss needs the tokenizer")

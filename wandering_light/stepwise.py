@@ -23,8 +23,9 @@ from .calibration import auroc, brier_score, expected_calibration_error, logsume
 
 # %% auto #0
 __all__ = ['Policy', 'StepPolicy', 'rotations', 'OraclePolicy', 'Rollout', 'rollout_reward', 'stepwise_attempts', 'as_policy',
-           'StepwiseSolver', 'GuidedSolver', 'parse_result', 'value_answers', 'predict_results', 'world_accuracy',
-           'predict_pipeline', 'world_predictor', 'world_batch', 'WorldPlanner', 'evaluate_stepwise']
+           'StepwiseSolver', 'GuidedSolver', 'parse_result', 'world_digits', 'value_answers', 'predict_results',
+           'agree', 'world_accuracy', 'predict_pipeline', 'world_predictor', 'world_batch', 'WorldPlanner',
+           'evaluate_stepwise']
 
 # %% ../nbs/09d_stepwise.ipynb #a291a8aa
 class Policy:
@@ -363,9 +364,14 @@ def _ask_world(model, tokenizer, pairs: Sequence[tuple], batch_size: int, max_ne
     "One greedy world-model line per `(values, tool)` pair, read by `parse_result`."
     from wandering_light.models import generate
     if not pairs: return []
-    gens = generate(model, tokenizer, [P.world_prompt(v, f) for v, f in pairs], max_new_tokens=max_new_tokens,
+    d = world_digits(model)
+    gens = generate(model, tokenizer, [P.world_prompt(v, f, d) for v, f in pairs], max_new_tokens=max_new_tokens,
                     stop=["\n"], logprobs=False, batch_size=batch_size)
     return [parse_result(g[0].text, f.out_cls) for (v, f), g in zip(pairs, gens)]
+
+def world_digits(model) -> int | None:
+    "The significant digits of the floats a world model learnt (its config's `wl_world_digits`), or None: in full."
+    return getattr(getattr(model, "config", None), "wl_world_digits", None)
 
 def _asks_values(model, per_value: bool | None) -> bool:
     "Is the model asked one value at a time? (default: as its checkpoint learnt, its config's `wl_world_format`)"
@@ -398,21 +404,28 @@ def predict_results(model, tokenizer, pairs: Sequence[tuple], batch_size: int = 
 
 
 # %% ../nbs/09d_stepwise.ipynb #fcecee62
-def _right(answers: list, want: TypedList | None) -> int:
-    "How many of `want`'s values the per-value `answers` (see `value_answers`) have exactly."
-    return 0 if want is None else sum(a is not None and a == w for a, w in zip(answers, want.singletons()))
+def agree(a: TypedList | None, b: TypedList | None, digits: int | None = None) -> bool:
+    "Are two batches the same, their floats compared to `digits` significant digits (None: exactly)?"
+    if digits is None or a is None or b is None: return a == b
+    return a.item_type is b.item_type and P.render_value(list(a), digits) == P.render_value(list(b), digits)
+
+def _right(answers: list, want: TypedList | None, digits: int | None = None) -> int:
+    "How many of `want`'s values the per-value `answers` (see `value_answers`) have (`agree`)."
+    return 0 if want is None else sum(a is not None and agree(a, w, digits) for a, w in zip(answers, want.singletons()))
 
 def world_accuracy(model, tokenizer, pairs: Sequence[tuple], executor: Executor | None = None, **kw) -> dict:
     """Exact-match accuracy of the model's predictions (`value_answers`, `kw` its options) on `(values, tool)` pairs:
-    overall, without the hash tools (`HASH_TOOLS`), value by value, by tool and by input type."""
+    overall, without the hash tools (`HASH_TOOLS`), value by value, by tool and by input type; a model that learnt its
+    floats to some digits (`world_digits`) is right when it `agree`s to those digits, and the result says how many."""
     from wandering_light.typed_list import short_type_name
     from wandering_light.common_functions import HASH_TOOLS
     ex, pairs = executor or Executor(default_functions()), [(as_typed(v), f) for v, f in pairs]
     answers, by_tool, by_type, values, right = value_answers(model, tokenizer, pairs, **kw), {}, {}, 0, 0
+    digits = world_digits(model)
     for (v, f), a in zip(pairs, answers):
         try: want = ex.apply(f, v)
         except ExecutionError: want = None
-        k = _right(a, want)
+        k = _right(a, want, digits)
         ok, values, right = want is not None and k == len(want) == len(a), values + len(v), right + k
         for d, key in ((by_tool, f.name), (by_type, short_type_name(f.in_cls))):
             d.setdefault(key, [0, 0]); d[key][0] += 1; d[key][1] += ok
@@ -421,7 +434,8 @@ def world_accuracy(model, tokenizer, pairs: Sequence[tuple], executor: Executor 
     return {"pairs": len(pairs), "exact_match": sum(s for _, s in by_tool.values()) / max(1, len(pairs)),
             "exact_match_without_hashes": sum(s for _, s in learnable) / max(1, sum(n for n, _ in learnable)),
             "pairs_without_hashes": sum(n for n, _ in learnable),
-            "value_exact_match": right / max(1, values), "values": values, "by_type": rate(by_type), "by_tool": rate(by_tool)}
+            "value_exact_match": right / max(1, values), "values": values, "by_type": rate(by_type), "by_tool": rate(by_tool),
+            "digits": digits}
 
 
 # %% ../nbs/09d_stepwise.ipynb #b5370e91
@@ -444,7 +458,9 @@ def world_batch(world, device: str | None = "cpu") -> Callable:
         from wandering_light.models import load_model
         world = load_model(world, device=device)
     if isinstance(world, StepPolicy): world = (world.model, world.tok)
-    if isinstance(world, tuple) and len(world) == 2: return lambda pairs, m=world[0], t=world[1]: predict_results(m, t, pairs)
+    if isinstance(world, tuple) and len(world) == 2:
+        ask = lambda pairs, m=world[0], t=world[1]: predict_results(m, t, pairs)
+        ask.digits = world_digits(world[0]); return ask           # the plan compares its floats to those digits
     if callable(world): return world
     raise TypeError(f"a world model is a checkpoint path, a StepPolicy, (model, tokenizer) or a function, not {type(world).__name__}")
 
@@ -453,6 +469,7 @@ class WorldPlanner(Policy):
     def __init__(self, inner: Policy, world, k: int = 3, depth: int = 3, weight: float = 1e6, device: str | None = "cpu"):
         super().__init__(inner.functions)
         self.inner, self.predict, self.k, self.depth, self.log_w = inner, world_batch(world, device), k, depth, math.log(weight)
+        self.digits = getattr(self.predict, "digits", None)       # a world model's floats are only as exact as it learnt
 
 # %% ../nbs/09d_stepwise.ipynb #1a36194c
 def _imagined(lp: dict, functions: FunctionDefSet, here: type, target: type, k: int, last: bool) -> list[str]:
@@ -467,14 +484,16 @@ def plan(self: WorldPlanner, states: Sequence[TypedList], targets: Sequence[Type
     "For each state that has one, the first tool of the shortest imagined path to its target; `first`: the inner answer."
     found, lps = {}, first if first is not None else self.inner.logprobs(states, targets)
     frontier = [(i, None, s, lp) for i, (s, lp) in enumerate(zip(states, lps))]
+    key = lambda v: (v.item_type, P.render_value(list(v), self.digits))   # imagined values, as the world model is asked them
+    seen = [{key(s)} for s in states]                          # per state: imagined already, by the likeliest way there
     for level in range(1, self.depth + 1):
         ask = [(i, root, s, n) for i, root, s, lp in frontier if lp
                for n in _imagined(lp, self.functions, s.item_type, targets[i].item_type, self.k, level == self.depth)]
         nxt = []
         for (i, root, s, n), p in zip(ask, self.predict([(s, self.functions[n]) for _, _, s, n in ask]) if ask else []):
             if p is None or len(p) != len(s): continue
-            if p == targets[i]: found.setdefault(i, root or n)             # ask is in order of likelihood
-            elif level < self.depth and p != s: nxt.append((i, root or n, p))
+            if agree(p, targets[i], self.digits): found.setdefault(i, root or n)     # ask is in order of likelihood
+            elif level < self.depth and (v := key(p)) not in seen[i]: seen[i].add(v); nxt.append((i, root or n, p))
         if not (nxt := [x for x in nxt if x[0] not in found]): break
         lps = self.inner.logprobs([p for _, _, p in nxt], [targets[i] for i, _, _ in nxt])
         frontier = [(i, root, p, lp) for (i, root, p), lp in zip(nxt, lps)]

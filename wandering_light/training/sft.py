@@ -53,6 +53,10 @@ class SFTRunConfig(TrainOptions, SFTConfig):
     world_per_value: bool | None = _opt(None, "world-model examples one value each, and the checkpoint asked one value at a "
                                         "time (its config's wl_world_format); default: on for --task world (3.1 times the "
                                         "exact match of whole batches after 8 minutes), off for --task steps")
+    world_digits: int | None = _opt(None, "world-model examples with their floats to this many significant digits (and the "
+                                     "checkpoint asked so: its config's wl_world_digits); default: in full", min=1)
+    world_tools: str = _opt("route", "the tool each world-model example asks about: the route's, or any tool that takes "
+                            "the step's values (every tool taught)", choices=["route", "any"])
     oneshot_share: float = _opt(0.0, "steps: share of the tasks also taught in the one-shot format", min=0.0, max=1.0)
     target_loss: bool = _opt(True, "steps: also learn each target value in a step prompt from its value and the lines "
                              "above it (in-context function learning on the same forward pass; off: the tool only)")
@@ -263,10 +267,12 @@ def run_sft(cfg: SFTRunConfig) -> dict:
         if not data["train"]: raise UserError("no training tasks")
         model, tok, _ = start_model(cfg.model_name, cfg.seed)
         per_value = cfg.task == "world" if cfg.world_per_value is None else cfg.world_per_value
-        if cfg.task in ("steps", "world"): model.config.wl_world_format = "value" if per_value else "batch"
+        if cfg.task in ("steps", "world"): model.config.wl_world_format, model.config.wl_world_digits = "value" if per_value else "batch", cfg.world_digits
         if cfg.task == "steps": ds = step_dataset(data["train"], cfg.world_share, cfg.oneshot_share, cfg.seed, tok, cfg.target_loss,
-                                                    cfg.step_results, pairs=cfg.pair_loss > 0, world_values=per_value)
-        elif cfg.task == "world": ds = step_dataset(data["train"], 1.0, 0.0, cfg.seed, steps=False, world_values=per_value)
+                                                    cfg.step_results, pairs=cfg.pair_loss > 0, world_values=per_value,
+                                                    world_digits=cfg.world_digits, world_tools=cfg.world_tools)
+        elif cfg.task == "world": ds = step_dataset(data["train"], 1.0, 0.0, cfg.seed, steps=False, world_values=per_value,
+                                                    world_digits=cfg.world_digits, world_tools=cfg.world_tools)
         elif cfg.task == "self":                # labels: what the start policy does, one greedy rollout per task
             from wandering_light.stepwise import StepPolicy
             rows = outcome_rows(StepPolicy(model, tok), _sample(data["train"], cfg.self_tasks, f"{cfg.seed}:self"), cfg.self_max_steps,
