@@ -101,17 +101,13 @@ def deep_eval(run: Path, model_dir: Path, n: int, budget: int, exclude: set, dev
     `k` and `depth`): at every state it expands, the first tool of an imagined path to the target comes first; the
     world-model questions it asked and the wall seconds are recorded (they are not tool applications)."""
     from wandering_light.solver import bfs, SearchSpace
-    from wandering_light.stepwise import GuidedSolver, StepPolicy, WorldPlanner, world_batch
+    from wandering_light.stepwise import GuidedSolver, StepPolicy, WorldPlanner
     pool = deep_pool(run, exclude)
     kept = [t for t in pool if not avoid & set(t.functions)]
     dists = sorted({t.distance for t in pool})
     tasks = [t for d in dists for t in [t for t in kept if t.distance == d][:n // len(dists) + (dists.index(d) < n % len(dists))]]
-    policy, count, t0 = StepPolicy.load(model_dir, device=device), {"questions": 0}, time.perf_counter()
-    if world:
-        ask = world_batch(world, device)
-        def predict(pairs): count["questions"] += len(pairs); return ask(pairs)
-        predict.digits = ask.digits
-        policy = WorldPlanner(policy, predict, k, depth)
+    policy, t0 = StepPolicy.load(model_dir, device=device), time.perf_counter()
+    if world: policy = WorldPlanner(policy, world, k, depth, device=device)
     g, space, rows = GuidedSolver(policy, budget=budget), SearchSpace(), []
     for t in tasks:
         r = g.solve_detailed(t.input, t.output)
@@ -130,7 +126,7 @@ def deep_eval(run: Path, model_dir: Path, n: int, budget: int, exclude: set, dev
             "median_ratio_bfs_to_guided_applications": round(statistics.median(ratio), 1) if ratio else None,
             "mean_length_ratio": round(statistics.mean([x["length"] / x["distance"] for x in ok]), 4) if ok else None,
             "budget": budget, "pool": len(pool), "pool_using_avoided_tools": len(pool) - len(kept),
-            "avoided_tools": sorted(avoid)} | ({"world": world, "k": k, "depth": depth, "questions": count["questions"],
+            "avoided_tools": sorted(avoid)} | ({"world": world, "k": k, "depth": depth, "questions": policy.questions,
                                                 "seconds": round(time.perf_counter() - t0, 1)} if world else {})
 
 def world_eval(run: Path, model_dir: Path, n: int, device: str = "cpu") -> dict:
@@ -180,9 +176,7 @@ def world_check_eval(model_dir: Path, files: dict, world: str, k: int, depths: l
     from wandering_light.tasks import read_tasks
     from wandering_light.stepwise import StepwiseSolver, StepPolicy, WorldPlanner, world_batch
     policy, out, count = StepPolicy.load(model_dir, device=device), {"world": world, "k": k}, {}
-    ask = world_batch(world, device)
-    def predict(pairs):                                # the world model, counting its questions
-        count["questions"] = count.get("questions", 0) + len(pairs); return ask(pairs)
+    ask = world_batch(world, device)                   # asked as it learnt: floats compared to its digits, if any
     class Counted(WorldPlanner):                       # the plan, counting the steps where it chose otherwise
         def plan(self, states, targets, first=None):
             found = super().plan(states, targets, first)   # `logprobs` passes the policy's answer as `first`
@@ -191,11 +185,12 @@ def world_check_eval(model_dir: Path, files: dict, world: str, k: int, depths: l
             return found
     for name, f in files.items():
         tasks = read_tasks(f)
-        for label, pol in [("policy", policy)] + [(f"depth_{d}", Counted(policy, predict, k, d)) for d in depths]:
+        for label, pol in [("policy", policy)] + [(f"depth_{d}", Counted(policy, ask, k, d)) for d in depths]:
             count.clear(); t0 = time.perf_counter()
             rs = StepwiseSolver(pol).solve_batch_detailed([(t.input, t.output) for t in tasks])
             out.setdefault(name, {})[label] = _success(tasks, rs) | {"applications": sum(r.info["applications"] for r in rs),
                                                                      "seconds": round(time.perf_counter() - t0, 1), **count}
+            if label != "policy": out[name][label]["questions"] = pol.questions
     return out
 
 def budget_curve(model_dir: Path, eval_file, budgets: list[int], device: str = "cpu") -> dict:

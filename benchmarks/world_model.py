@@ -33,7 +33,9 @@ upstream set against 83.3% with the full-float model (a hand-written comparison,
 route's: world_model_split15_any.json) it predicts fewer of the routes' pairs, 54.3% in 19,960 steps, but the same
 policy planning with it solves 85.0% of the upstream set and 53.8% held-out, against 83.3% and 53.2% with the
 route-taught full-float model (stepwise_split15_any.json against stepwise_split15.json): the plan asks about the
-policy's likeliest tools, not only the routes'. `--agent`
+policy's likeliest tools, not only the routes'. That worldcheck ran before a fix and compared the imagined floats to the
+target exactly, not to six digits; compared to six digits (a hand-written run of the same rollouts), the upstream set
+gave the same 85.0%; held-out was not measured again. `--agent`
 then reruns benchmarks/agent_stepwise.py's agent on its tasks with the world model's expectations, to report how
 often they hold against the step-wise model's (one figure each, same tasks, same run; overall and by the action's
 function type); its policy is BENCH/sft/model, or with `--policy-dir RUN` another step-wise run's (for a world model

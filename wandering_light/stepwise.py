@@ -470,6 +470,7 @@ class WorldPlanner(Policy):
         super().__init__(inner.functions)
         self.inner, self.predict, self.k, self.depth, self.log_w = inner, world_batch(world, device), k, depth, math.log(weight)
         self.digits = getattr(self.predict, "digits", None)       # a world model's floats are only as exact as it learnt
+        self.questions = 0                                         # world-model questions asked so far
 
 # %% ../nbs/09d_stepwise.ipynb #1a36194c
 def _imagined(lp: dict, functions: FunctionDefSet, here: type, target: type, k: int, last: bool) -> list[str]:
@@ -489,7 +490,7 @@ def plan(self: WorldPlanner, states: Sequence[TypedList], targets: Sequence[Type
     for level in range(1, self.depth + 1):
         ask = [(i, root, s, n) for i, root, s, lp in frontier if lp
                for n in _imagined(lp, self.functions, s.item_type, targets[i].item_type, self.k, level == self.depth)]
-        nxt = []
+        nxt, self.questions = [], self.questions + len(ask)
         for (i, root, s, n), p in zip(ask, self.predict([(s, self.functions[n]) for _, _, s, n in ask]) if ask else []):
             if p is None or len(p) != len(s): continue
             if agree(p, targets[i], self.digits): found.setdefault(i, root or n)     # ask is in order of likelihood
