@@ -35,7 +35,7 @@ policy planning with it solves 85.0% of the upstream set and 53.8% held-out, aga
 route-taught full-float model (stepwise_split15_any.json against stepwise_split15.json): the plan asks about the
 policy's likeliest tools, not only the routes'. That worldcheck ran before a fix and compared the imagined floats to the
 target exactly, not to six digits; compared to six digits (a hand-written run of the same rollouts), the upstream set
-gave the same 85.0%; held-out was not measured again. `--agent`
+gave the same 85.0%, and held-out 54.2%. `--agent`
 then reruns benchmarks/agent_stepwise.py's agent on its tasks with the world model's expectations, to report how
 often they hold against the step-wise model's (one figure each, same tasks, same run; overall and by the action's
 function type); its policy is BENCH/sft/model, or with `--policy-dir RUN` another step-wise run's (for a world model

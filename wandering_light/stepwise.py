@@ -24,7 +24,7 @@ from .calibration import auroc, brier_score, expected_calibration_error, logsume
 # %% auto #0
 __all__ = ['Policy', 'StepPolicy', 'rotations', 'OraclePolicy', 'Rollout', 'rollout_reward', 'stepwise_attempts', 'as_policy',
            'StepwiseSolver', 'GuidedSolver', 'parse_result', 'world_digits', 'value_answers', 'predict_results',
-           'agree', 'world_accuracy', 'predict_pipeline', 'world_predictor', 'world_batch', 'WorldPlanner',
+           'agree', 'closeness', 'world_accuracy', 'predict_pipeline', 'world_predictor', 'world_batch', 'WorldPlanner',
            'evaluate_stepwise']
 
 # %% ../nbs/09d_stepwise.ipynb #a291a8aa
@@ -409,6 +409,16 @@ def agree(a: TypedList | None, b: TypedList | None, digits: int | None = None) -
     if digits is None or a is None or b is None: return a == b
     return a.item_type is b.item_type and P.render_value(list(a), digits) == P.render_value(list(b), digits)
 
+def _same(a, b, digits: int | None, rtol: float) -> bool:
+    "Is the value `a` the value `b`: as `agree` compares them, or a float (or complex) within `rtol` of `b`?"
+    if type(a) is type(b) and P.render_value([a], digits) == P.render_value([b], digits): return True
+    return rtol > 0 and type(a) is type(b) and isinstance(a, (float, complex)) and abs(a - b) <= rtol * abs(b)
+
+def closeness(a: TypedList | None, b: TypedList | None, digits: int | None = None, rtol: float = 0.0) -> float:
+    "The share of `b`'s values that `a` has, in order (`agree` value by value, floats also within `rtol` of `b`'s)."
+    if a is None or b is None or a.item_type is not b.item_type or len(a) != len(b): return 0.0
+    return sum(_same(x, y, digits, rtol) for x, y in zip(a, b)) / len(b) if len(b) else 1.0
+
 def _right(answers: list, want: TypedList | None, digits: int | None = None) -> int:
     "How many of `want`'s values the per-value `answers` (see `value_answers`) have (`agree`)."
     return 0 if want is None else sum(a is not None and agree(a, w, digits) for a, w in zip(answers, want.singletons()))
@@ -466,10 +476,12 @@ def world_batch(world, device: str | None = "cpu") -> Callable:
 
 class WorldPlanner(Policy):
     "`inner`, planning in imagination: the first tool of an imagined path of at most `depth` tools to the target comes first."
-    def __init__(self, inner: Policy, world, k: int = 3, depth: int = 3, weight: float = 1e6, device: str | None = "cpu"):
+    def __init__(self, inner: Policy, world, k: int = 3, depth: int = 3, weight: float = 1e6, device: str | None = "cpu",
+                 near: float = 0.6, rtol: float = 0.01):
         super().__init__(inner.functions)
         self.inner, self.predict, self.k, self.depth, self.log_w = inner, world_batch(world, device), k, depth, math.log(weight)
         self.digits = getattr(self.predict, "digits", None)       # a world model's floats are only as exact as it learnt
+        self.near, self.rtol = near, rtol                          # the nearest imagined value (see below), floats' tolerance
         self.questions = 0                                         # world-model questions asked so far
 
 # %% ../nbs/09d_stepwise.ipynb #1a36194c
@@ -482,8 +494,9 @@ def _imagined(lp: dict, functions: FunctionDefSet, here: type, target: type, k: 
 
 @patch
 def plan(self: WorldPlanner, states: Sequence[TypedList], targets: Sequence[TypedList], first: list | None = None) -> dict[int, str]:
-    "For each state that has one, the first tool of the shortest imagined path to its target; `first`: the inner answer."
-    found, lps = {}, first if first is not None else self.inner.logprobs(states, targets)
+    """For each state that has one, the first tool of the shortest imagined path to its target, else of the path that came
+    nearest (at least `near` of the target's values: `closeness`); `first`: the inner answer."""
+    found, nearest, lps = {}, {}, first if first is not None else self.inner.logprobs(states, targets)
     frontier = [(i, None, s, lp) for i, (s, lp) in enumerate(zip(states, lps))]
     key = lambda v: (v.item_type, P.render_value(list(v), self.digits))   # imagined values, as the world model is asked them
     seen = [{key(s)} for s in states]                          # per state: imagined already, by the likeliest way there
@@ -493,12 +506,13 @@ def plan(self: WorldPlanner, states: Sequence[TypedList], targets: Sequence[Type
         nxt, self.questions = [], self.questions + len(ask)
         for (i, root, s, n), p in zip(ask, self.predict([(s, self.functions[n]) for _, _, s, n in ask]) if ask else []):
             if p is None or len(p) != len(s): continue
-            if agree(p, targets[i], self.digits): found.setdefault(i, root or n)     # ask is in order of likelihood
-            elif level < self.depth and (v := key(p)) not in seen[i]: seen[i].add(v); nxt.append((i, root or n, p))
+            if (c := closeness(p, targets[i], self.digits, self.rtol)) == 1: found.setdefault(i, root or n)  # in order of likelihood
+            elif c >= self.near and c > nearest.get(i, (0, None))[0]: nearest[i] = (c, root or n)   # shallowest first
+            if c < 1 and level < self.depth and (v := key(p)) not in seen[i]: seen[i].add(v); nxt.append((i, root or n, p))
         if not (nxt := [x for x in nxt if x[0] not in found]): break
         lps = self.inner.logprobs([p for _, _, p in nxt], [targets[i] for i, _, _ in nxt])
         frontier = [(i, root, p, lp) for (i, root, p), lp in zip(nxt, lps)]
-    return found
+    return {i: root for i, (_, root) in nearest.items()} | found
 
 # %% ../nbs/09d_stepwise.ipynb #b434d097
 def _boost(lp: dict[str, float], name: str, log_w: float) -> dict[str, float]:
