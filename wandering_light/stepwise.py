@@ -234,10 +234,11 @@ class StepwiseSolver(Solver):
     def __init__(self, model=None, budget: int = 1, max_steps: int = 8, temperature: float = 1.0, tokenizer=None,
                  functions: FunctionDefSet | None = None, device: str | None = "cpu", batch_size: int = 64, seed: int = 0,
                  views: int = 1, avoid_repeats: bool = True, world=None, world_k: int = 3,
-                 world_depth: int = 3):
+                 world_depth: int = 3, world_near: float = 0.6, world_rtol: float = 0.01):
         super().__init__(functions)
         self.policy = as_policy(model, tokenizer, self.functions, device, batch_size, views)
-        if world is not None: self.policy = WorldPlanner(self.policy, world, world_k, world_depth, device=device)  # see below
+        if world is not None: self.policy = WorldPlanner(self.policy, world, world_k, world_depth, device=device,
+                                                      near=world_near, rtol=world_rtol)   # see below
         self.budget, self.max_steps, self.temperature, self.seed = budget, max_steps, temperature, seed
         self.avoid_repeats = avoid_repeats
     def __repr__(self): return f"StepwiseSolver(budget={self.budget}, max_steps={self.max_steps}, avoid_repeats={self.avoid_repeats})"
