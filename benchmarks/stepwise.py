@@ -31,6 +31,8 @@ Stages (each resumable in the run directory, default runs/bench-stepwise):
    digits, 85.0% / 54.2%; floats within 1%, 85.4% / 54.4%; with it, nearest at 0.34 of the values 88.3% / 55.6%, 0.5
    88.3% / 55.6% (held-out distance 1 fell from 91.0% to 88.8%), 0.6 88.1% / 56.2%, 0.67 87.7% / 55.6%, 0.75 87.7% / 55.6%. At 0.6
    with --world-k 5 (the same trial, upstream set only): 89.0% with 64,192 questions in 462 s, against 88.1% with 23,220.
+   On models the bar was not chosen on, runs/sw-rep's 30-minute policy and the 30-minute world model of
+   stepwise_2threads_repeats.json (exact paths only: 90.2% / 64.2%), stepwise_2threads_repeats_near.json: 90.2% / 64.8%.
 7. with `--world DIR`, the deep tasks again (stage deepworld): guided search whose prior is the policy planning in
    imagination `--deep-world-depth` tools ahead at every state it expands (`GuidedSolver(WorldPlanner(...))`), the same
    budget in tool applications (world-model questions are counted apart, with the wall seconds). It is slow on this
