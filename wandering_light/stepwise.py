@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 import torch
 from fastcore.basics import patch
-from .typed_list import TypedList
+from .typed_list import TypedList, value_key
 from .function_def import FunctionDef, FunctionDefList, FunctionDefSet
 from .executor import Executor, ExecutionError
 from .trajectory import Trajectory, default_functions
@@ -411,12 +411,14 @@ def agree(a: TypedList | None, b: TypedList | None, digits: int | None = None) -
     return a.item_type is b.item_type and P.render_value(list(a), digits) == P.render_value(list(b), digits)
 
 def _same(a, b, digits: int | None, rtol: float) -> bool:
-    "Is the value `a` the value `b`: as `agree` compares them, or a float (or complex) within `rtol` of `b`?"
-    if type(a) is type(b) and P.render_value([a], digits) == P.render_value([b], digits): return True
-    return rtol > 0 and type(a) is type(b) and isinstance(a, (float, complex)) and abs(a - b) <= rtol * abs(b)
+    "Is the value `a` the value `b`: equal as graded (`value_key`), the same to `digits`, or a float within `rtol` of `b`?"
+    if value_key(a) == value_key(b): return True
+    if type(a) is not type(b): return False
+    if digits is not None and P.render_value([a], digits) == P.render_value([b], digits): return True
+    return rtol > 0 and isinstance(a, (float, complex)) and abs(a - b) <= rtol * abs(b)
 
 def closeness(a: TypedList | None, b: TypedList | None, digits: int | None = None, rtol: float = 0.0) -> float:
-    "The share of `b`'s values that `a` has, in order (`agree` value by value, floats also within `rtol` of `b`'s)."
+    "The share of `b`'s values that `a` has, in order: each the same as `_same` says (to `digits`, floats within `rtol`)."
     if a is None or b is None or a.item_type is not b.item_type or len(a) != len(b): return 0.0
     return sum(_same(x, y, digits, rtol) for x, y in zip(a, b)) / len(b) if len(b) else 1.0
 
