@@ -24,7 +24,7 @@ from .calibration import auroc, brier_score, expected_calibration_error, logsume
 # %% auto #0
 __all__ = ['Policy', 'StepPolicy', 'rotations', 'OraclePolicy', 'Rollout', 'rollout_reward', 'stepwise_attempts', 'as_policy',
            'StepwiseSolver', 'GuidedSolver', 'parse_result', 'world_digits', 'value_answers', 'predict_results',
-           'agree', 'closeness', 'world_accuracy', 'predict_pipeline', 'world_predictor', 'world_batch', 'WorldPlanner',
+           'closeness', 'agree', 'world_accuracy', 'predict_pipeline', 'world_predictor', 'world_batch', 'WorldPlanner',
            'evaluate_stepwise']
 
 # %% ../nbs/09d_stepwise.ipynb #a291a8aa
@@ -405,11 +405,6 @@ def predict_results(model, tokenizer, pairs: Sequence[tuple], batch_size: int = 
 
 
 # %% ../nbs/09d_stepwise.ipynb #fcecee62
-def agree(a: TypedList | None, b: TypedList | None, digits: int | None = None) -> bool:
-    "Are two batches the same, their floats compared to `digits` significant digits (None: exactly)?"
-    if digits is None or a is None or b is None: return a == b
-    return a.item_type is b.item_type and P.render_value(list(a), digits) == P.render_value(list(b), digits)
-
 def _same(a, b, digits: int | None, rtol: float) -> bool:
     "Is the value `a` the value `b`: equal as graded (`value_key`), the same to `digits`, or a float within `rtol` of `b`?"
     if value_key(a) == value_key(b): return True
@@ -421,6 +416,10 @@ def closeness(a: TypedList | None, b: TypedList | None, digits: int | None = Non
     "The share of `b`'s values that `a` has, in order: each the same as `_same` says (to `digits`, floats within `rtol`)."
     if a is None or b is None or a.item_type is not b.item_type or len(a) != len(b): return 0.0
     return sum(_same(x, y, digits, rtol) for x, y in zip(a, b)) / len(b) if len(b) else 1.0
+
+def agree(a: TypedList | None, b: TypedList | None, digits: int | None = None) -> bool:
+    "Are two batches the same, their floats compared to `digits` significant digits (None: exactly)?"
+    return a == b if a is None or b is None else closeness(a, b, digits) == 1
 
 def _right(answers: list, want: TypedList | None, digits: int | None = None) -> int:
     "How many of `want`'s values the per-value `answers` (see `value_answers`) have (`agree`)."
