@@ -57,9 +57,12 @@ chromium:
 	  echo "could not install chromium: the browser tests will be skipped"; \
 	else echo "no $(CHROMIUM), and not root with apt-get: the browser tests will be skipped"; fi
 
+# The suite runs on TEST_WORKERS pytest-xdist workers, one test at a time each (2: the CI machine's cores); 0 runs it
+# in this process, as a plain `pytest` does.
+TEST_WORKERS ?= 2
 test: $(VENV)/.dev-installed chromium
 	$(BIN)/python tools/check_nbdev_sync.py
-	WL_CHROMIUM=$(CHROMIUM) HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_DATASETS_OFFLINE=1 WANDB_MODE=offline $(BIN)/python -m pytest $(PYTEST_ARGS)
+	WL_CHROMIUM=$(CHROMIUM) HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_DATASETS_OFFLINE=1 WANDB_MODE=offline $(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 DASHBOARD_ARGS ?=
 dashboard: $(VENV)/.dev-installed
