@@ -188,9 +188,9 @@ def world_check_eval(model_dir: Path, files: dict, world: str, k: int, depths: l
     k likeliest at each, comes first; else the first of the path that came `near`est, floats within `rtol`), for each depth: success overall and by distance, at how many steps the plan
     changed the policy's choice, how many world-model questions it asked, and the wall seconds."""
     from wandering_light.tasks import read_tasks
-    from wandering_light.stepwise import StepwiseSolver, StepPolicy, WorldPlanner, world_batch
+    from wandering_light.stepwise import StepwiseSolver, StepPolicy, WorldPlanner, load_world
     policy, out, count = StepPolicy.load(model_dir, device=device), {"world": world, "k": k, "near": near, "rtol": rtol}, {}
-    ask = world_batch(world, device)                   # asked as it learnt: floats compared to its digits, if any
+    ask = load_world(world, device)                    # loaded once; asked as it learnt, floats compared to its digits
     class Counted(WorldPlanner):                       # the plan, counting the steps where it chose otherwise
         def plan(self, states, targets, first=None):
             found = super().plan(states, targets, first)   # `logprobs` passes the policy's answer as `first`

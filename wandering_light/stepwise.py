@@ -24,8 +24,8 @@ from .calibration import auroc, brier_score, expected_calibration_error, logsume
 # %% auto #0
 __all__ = ['Policy', 'StepPolicy', 'rotations', 'OraclePolicy', 'Rollout', 'rollout_reward', 'stepwise_attempts', 'as_policy',
            'StepwiseSolver', 'GuidedSolver', 'parse_result', 'world_digits', 'value_answers', 'predict_results',
-           'closeness', 'agree', 'world_accuracy', 'predict_pipeline', 'world_predictor', 'world_batch', 'WorldPlanner',
-           'evaluate_stepwise']
+           'closeness', 'agree', 'world_accuracy', 'predict_pipeline', 'load_world', 'world_batch', 'world_predictor',
+           'WorldPlanner', 'evaluate_stepwise']
 
 # %% ../nbs/09d_stepwise.ipynb #a291a8aa
 class Policy:
@@ -458,33 +458,40 @@ def predict_pipeline(predict: Callable, values: TypedList, pipe: Sequence[Functi
         if values is None: return None
     return values
 
-def world_predictor(world: StepPolicy | Callable) -> Callable:
-    "`(values, tool) -> predicted values or None` from a world model (its greedy answer, asked as it learnt) or a function."
-    if callable(world) and not isinstance(world, StepPolicy): return world
-    return lambda v, f: predict_results(world.model, world.tok, [(v, f)])[0]
-
-# %% ../nbs/09d_stepwise.ipynb #f7be1907
-def world_batch(world, device: str | None = "cpu") -> Callable:
-    "`pairs -> predictions` (each `(values, tool)`'s predicted result, or None) from a world model or such a function."
+def load_world(world, device: str | None = "cpu"):
+    "A world model as `(model, tokenizer)`: from a checkpoint path, a `StepPolicy` or such a pair; a function as it is."
     if isinstance(world, (str, Path)):
         from wandering_light.models import load_model
         world = load_model(world, device=device)
     if isinstance(world, StepPolicy): world = (world.model, world.tok)
-    if isinstance(world, tuple) and len(world) == 2:
-        ask = lambda pairs, m=world[0], t=world[1]: predict_results(m, t, pairs)
-        ask.digits = world_digits(world[0]); return ask           # the plan compares its floats to those digits
-    if callable(world): return world
+    if isinstance(world, tuple) and len(world) == 2 or callable(world): return world
     raise TypeError(f"a world model is a checkpoint path, a StepPolicy, (model, tokenizer) or a function, not {type(world).__name__}")
 
+def world_batch(world, device: str | None = "cpu") -> Callable:
+    "`pairs -> predictions` (each `(values, tool)`'s predicted result, or None) from a world model or such a function."
+    w = load_world(world, device)
+    return (lambda pairs: predict_results(w[0], w[1], pairs)) if isinstance(w, tuple) else w
+
+def world_predictor(world, device: str | None = "cpu") -> Callable:
+    "`(values, tool) -> predicted values or None` from a world model (its greedy answer, asked as it learnt) or a function."
+    if callable(world) and not isinstance(world, StepPolicy): return world
+    ask = world_batch(world, device)
+    return lambda v, f: ask([(v, f)])[0]
+
+# %% ../nbs/09d_stepwise.ipynb #f7be1907
 class WorldPlanner(Policy):
-    "`inner`, planning in imagination: the first tool of an imagined path of at most `depth` tools to the target comes first."
+    """`inner`, planning in imagination: the first tool of an imagined path of at most `depth` tools to the target comes
+    first. `digits`: compare imagined floats to this many significant digits (default: as the world model learnt them,
+    `world_digits`; a function's exactly)."""
     def __init__(self, inner: Policy, world, k: int = 3, depth: int = 3, weight: float = 1e6, device: str | None = "cpu",
-                 near: float = 0.6, rtol: float = 0.01):
+                 near: float = 0.6, rtol: float = 0.01, digits: int | None = None):
         super().__init__(inner.functions)
-        self.inner, self.predict, self.k, self.depth, self.log_w = inner, world_batch(world, device), k, depth, math.log(weight)
-        self.digits = getattr(self.predict, "digits", None)       # a world model's floats are only as exact as it learnt
+        w = load_world(world, device)
+        self.inner, self.predict, self.k, self.depth, self.log_w = inner, world_batch(w), k, depth, math.log(weight)
+        self.digits = digits if digits is not None else world_digits(w[0]) if isinstance(w, tuple) else None
         self.near, self.rtol = near, rtol                          # the nearest imagined value (see below), floats' tolerance
         self.questions = 0                                         # world-model questions asked so far
+
 
 # %% ../nbs/09d_stepwise.ipynb #1a36194c
 def _imagined(lp: dict, functions: FunctionDefSet, here: type, target: type, k: int, last: bool) -> list[str]:
