@@ -1,4 +1,4 @@
-"""P(yes) from log-probabilities, log-odds scores and how well they are calibrated: ECE, AUROC, Brier score, Platt scaling.
+"""P(yes) from log-probabilities, log-odds scores and how well they are calibrated: ECE, AUROC, Brier score, Platt scaling and logistic regression over several scores.
 
 Docs: https://wandering-light.github.io/wandering_light/calibration.html.md"""
 
@@ -12,7 +12,7 @@ from typing import Iterable, Mapping, Sequence
 # %% auto #0
 __all__ = ['YES_TOKENS', 'NO_TOKENS', 'p_yes_from_top_logprobs', 'log_odds', 'sigmoid', 'logsumexp', 'p_yes_from_logprobs',
            'p_yes_from_top', 'combine_log_odds', 'expected_calibration_error', 'auroc', 'brier_score', 'fit_platt',
-           'calibration']
+           'fit_logistic', 'logistic', 'calibration']
 
 # %% ../nbs/07a_calibration.ipynb #f25b2f2c
 def log_odds(p: float, eps: float = 1e-6) -> float:
@@ -119,6 +119,38 @@ def fit_platt(scores: Sequence[float], labels: Sequence[bool], iters: int = 50, 
         a, b, loss = a - da, b - db, new
         if abs(da) + abs(db) < 1e-10: break
     return a, b
+
+# %% ../nbs/07a_calibration.ipynb #cd81805b
+def _logistic_loss(w, X, y, l2: float):
+    "The negative log-likelihood of `sigmoid(X @ w)` (the last column of `X` is the bias), plus `l2 / 2` of the weights squared."
+    import torch
+    z = X @ w
+    return torch.nn.functional.softplus(torch.where(y > 0, -z, z)).sum() + l2 * (w[:-1] ** 2).sum() / 2
+
+def fit_logistic(rows: Sequence[Sequence[float]], labels: Sequence[bool], iters: int = 50, l2: float = 1e-3) -> list[float]:
+    "Fit `P(yes) = sigmoid(w · x + b)` to feature rows by Newton's method, each step halved until the loss falls; returns `w + [b]`."
+    import torch
+    if len(rows) != len(labels) or not rows: raise ValueError("rows and labels must be non-empty and of one length")
+    X = torch.tensor([[*map(float, r), 1.0] for r in rows], dtype=torch.float64)
+    y, w = torch.tensor([float(v) for v in labels], dtype=torch.float64), torch.zeros(X.shape[1], dtype=torch.float64)
+    reg = torch.diag(torch.tensor([l2] * (len(w) - 1) + [1e-9], dtype=torch.float64))
+    loss = _logistic_loss(w, X, y, l2)
+    for _ in range(iters):
+        p = torch.sigmoid(X @ w)
+        g = X.T @ (p - y) + reg @ w
+        step = torch.linalg.lstsq((X * (p * (1 - p))[:, None]).T @ X + reg, g[:, None]).solution[:, 0]
+        for _ in range(40):                      # halved until the loss falls, as in `fit_platt`
+            if (new := _logistic_loss(w - step, X, y, l2)) <= loss: break
+            step = step / 2
+        else: break
+        w, loss = w - step, new
+        if step.abs().sum() < 1e-10: break
+    return w.tolist()
+
+def logistic(weights: Sequence[float], rows: Sequence[Sequence[float]]) -> list[float]:
+    "`sigmoid(w · x + b)` for each feature row, with `weights` as `fit_logistic` returns them."
+    *w, b = weights
+    return [sigmoid(sum(a * float(x) for a, x in zip(w, r)) + b) for r in rows]
 
 # %% ../nbs/07a_calibration.ipynb #094d826c
 def calibration(labels: Iterable[dict]) -> dict:

@@ -1,4 +1,4 @@
-"""Before it tries, the step-wise policy says how likely it is to solve a task: P(solve) from a yes/no question, learnt from its own outcomes; three classes (can, cannot, unsure) and how well they are calibrated.
+"""Before it tries, the step-wise policy says how likely it is to solve a task: P(solve) from a yes/no question, learnt from its own outcomes, and from its rollout played out in a world model; three classes (can, cannot, unsure) and how well they are calibrated.
 
 Docs: https://wandering-light.github.io/wandering_light/self_knowledge.html.md"""
 
@@ -17,7 +17,8 @@ from . import prompts as P
 
 # %% auto #0
 __all__ = ['Q_SOLVE', 'CLASSES', 'solve_prompt', 'outcome_rows', 'outcome_dataset', 'p_solve', 'classify', 'choose_thresholds',
-           'recalibrate', 'selective_success', 'self_report', 'reliability_plot']
+           'recalibrate', 'first_step_confidence', 'imagine', 'imagination_features', 'recalibrate_features',
+           'selective_success', 'self_report', 'reliability_plot']
 
 # %% ../nbs/09e_self_knowledge.ipynb #3f7ab4d6
 Q_SOLVE = "Can you solve this task?"
@@ -91,6 +92,51 @@ def recalibrate(ps: Sequence[float], solved: Sequence[bool], feature: Callable[[
     if len(ps) != len(solved): raise ValueError("ps and solved differ in length")
     a, b = fit_platt([feature(p) for p in ps], solved)
     return lambda qs: [sigmoid(a * feature(q) + b) for q in qs]
+
+# %% ../nbs/09e_self_knowledge.ipynb #20c793c1
+def first_step_confidence(policy, tasks: Sequence[InductionTask], floor: float = -30.0) -> list[float]:
+    "The policy's largest next-tool log-probability at each task's start (`floor` where it names none)."
+    return [max(floor, max(lp.values())) if lp else floor for lp in policy.logprobs([t.input for t in tasks], [t.output for t in tasks])]
+
+def imagine(policy, world, tasks: Sequence[InductionTask], max_steps: int = 8, rtol: float = 0.01,
+            digits: int | None = None, device: str | None = "cpu") -> list[dict]:
+    """Each task's greedy rollout played out in `world` (a world model or function, see `stepwise.world_batch`), no tool
+    run: `{'reached', 'closeness', 'steps', 'end'}`; `closeness` is the nearest an imagined state came (`stepwise.closeness`),
+    `end` one of reached, stuck, unread (a prediction not read as one value per value), budget."""
+    from wandering_light.stepwise import load_world, world_batch, world_digits, closeness, _usable
+    w = load_world(world, device)
+    ask, digits = world_batch(w), digits if digits is not None else world_digits(w[0]) if isinstance(w, tuple) else None
+    key = lambda v: (v.item_type, P.render_value(list(v), digits))
+    states, out, tried = [t.input for t in tasks], [{"reached": t.input == t.output, "closeness": 0.0, "steps": 0} for t in tasks], [set() for _ in tasks]
+    for o in out: o["end"] = "reached" if o["reached"] else None
+    for _ in range(max_steps):
+        live = [k for k, o in enumerate(out) if o["end"] is None]
+        if not live: break
+        asks = []
+        for k, lp in zip(live, policy.logprobs([states[k] for k in live], [tasks[k].output for k in live])):
+            lp = {n: p for n, p in _usable(lp or {}, policy.functions, states[k].item_type).items() if (key(states[k]), n) not in tried[k]}
+            if not lp: out[k]["end"] = "stuck"; continue
+            n = max(lp, key=lp.get); tried[k].add((key(states[k]), n)); out[k]["steps"] += 1; asks.append((k, policy.functions[n]))
+        for (k, f), p in zip(asks, ask([(states[k], f) for k, f in asks]) if asks else []):
+            if p is None or len(p) != len(states[k]): out[k]["end"] = "unread"; continue
+            c, states[k] = closeness(p, tasks[k].output, digits, rtol), p
+            out[k]["closeness"] = max(out[k]["closeness"], c)
+            if c == 1: out[k]["reached"], out[k]["end"] = True, "reached"
+    for o in out: o["end"] = o["end"] or "budget"
+    return out
+
+# %% ../nbs/09e_self_knowledge.ipynb #7a725515
+def imagination_features(imagined: Sequence[dict], first: Sequence[float], p: Sequence[float] | None = None) -> list[list[float]]:
+    """One row per task for `recalibrate_features`: imagined reached (0/1), the imagined closeness, the first-step
+    log-probability (`first_step_confidence`) and, given an evaluator's P(solve) `p`, its log-odds."""
+    rows = [[float(i["reached"]), float(i["closeness"]), float(f)] for i, f in zip(imagined, first)]
+    return rows if p is None else [r + [log_odds(q)] for r, q in zip(rows, p)]
+
+def recalibrate_features(rows: Sequence[Sequence[float]], solved: Sequence[bool]) -> Callable[[Sequence[Sequence[float]]], list[float]]:
+    "P(solve) from feature rows, fitted to the outcomes `solved` of validation tasks (`calibration.fit_logistic`): rows -> P(solve)."
+    from wandering_light.calibration import fit_logistic, logistic
+    w = fit_logistic(rows, solved)
+    return lambda rs: logistic(w, rs)
 
 # %% ../nbs/09e_self_knowledge.ipynb #ab22c68d
 def selective_success(ps: Sequence[float], solved: Sequence[bool], coverages=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)) -> dict:
