@@ -24,8 +24,8 @@ from .calibration import auroc, brier_score, expected_calibration_error, logsume
 # %% auto #0
 __all__ = ['Policy', 'StepPolicy', 'rotations', 'OraclePolicy', 'Rollout', 'rollout_reward', 'stepwise_attempts', 'as_policy',
            'StepwiseSolver', 'GuidedSolver', 'parse_result', 'world_digits', 'value_answers', 'predict_results',
-           'closeness', 'agree', 'world_accuracy', 'predict_pipeline', 'load_world', 'world_batch', 'world_predictor',
-           'WorldPlanner', 'evaluate_stepwise']
+           'closeness', 'agree', 'world_accuracy', 'predict_pipeline', 'load_world', 'compare_digits', 'world_batch',
+           'world_predictor', 'WorldPlanner', 'evaluate_stepwise']
 
 # %% ../nbs/09d_stepwise.ipynb #a291a8aa
 class Policy:
@@ -467,6 +467,10 @@ def load_world(world, device: str | None = "cpu"):
     if isinstance(world, tuple) and len(world) == 2 or callable(world): return world
     raise TypeError(f"a world model is a checkpoint path, a StepPolicy, (model, tokenizer) or a function, not {type(world).__name__}")
 
+def compare_digits(world, digits: int | None = None) -> int | None:
+    "The significant digits to compare a loaded world's floats to: `digits` if given, else as the model learnt, a function's exactly."
+    return digits if digits is not None else world_digits(world[0]) if isinstance(world, tuple) else None
+
 def world_batch(world, device: str | None = "cpu") -> Callable:
     "`pairs -> predictions` (each `(values, tool)`'s predicted result, or None) from a world model or such a function."
     w = load_world(world, device)
@@ -488,7 +492,7 @@ class WorldPlanner(Policy):
         super().__init__(inner.functions)
         w = load_world(world, device)
         self.inner, self.predict, self.k, self.depth, self.log_w = inner, world_batch(w), k, depth, math.log(weight)
-        self.digits = digits if digits is not None else world_digits(w[0]) if isinstance(w, tuple) else None
+        self.digits = compare_digits(w, digits)
         self.near, self.rtol = near, rtol                          # the nearest imagined value (see below), floats' tolerance
         self.questions = 0                                         # world-model questions asked so far
 
