@@ -7,6 +7,8 @@ Docs: https://wandering-light.github.io/wandering_light/self_knowledge.html.md""
 # %% ../nbs/09e_self_knowledge.ipynb #42e33704
 from __future__ import annotations
 import json, math
+from dataclasses import dataclass
+from fastcore.basics import patch
 from pathlib import Path
 from typing import Callable, Sequence
 from .typed_list import TypedList
@@ -18,7 +20,7 @@ from . import prompts as P
 # %% auto #0
 __all__ = ['Q_SOLVE', 'CLASSES', 'solve_prompt', 'outcome_rows', 'outcome_dataset', 'p_solve', 'classify', 'choose_thresholds',
            'recalibrate', 'first_step_confidence', 'imagine', 'imagination_features', 'recalibrate_features',
-           'selective_success', 'self_report', 'reliability_plot']
+           'SelfKnowledge', 'selective_success', 'self_report', 'reliability_plot']
 
 # %% ../nbs/09e_self_knowledge.ipynb #3f7ab4d6
 Q_SOLVE = "Can you solve this task?"
@@ -137,6 +139,46 @@ def recalibrate_features(rows: Sequence[Sequence[float]], solved: Sequence[bool]
     from wandering_light.calibration import fit_logistic, logistic
     w = fit_logistic(rows, solved)
     return lambda rs: logistic(w, rs)
+
+# %% ../nbs/09e_self_knowledge.ipynb #3a2c2f13
+@dataclass
+class SelfKnowledge:
+    """P(solve) and can / cannot / unsure for `policy`, read from its first step, its rollout imagined in `world` (a world
+    model or function, optional) and `evaluator`'s P(solve) (a `(model, tokenizer)`, optional); `fit` before use."""
+    policy: object
+    world: object = None
+    evaluator: tuple | None = None
+    weights: list[float] | None = None        # `fit_logistic`'s, over the rows of `rows`
+    lo: float = 0.0
+    hi: float = 1.0
+
+    def rows(self, tasks: Sequence[InductionTask]) -> list[list[float]]:
+        "The signals of each task, one row each (`imagination_features` with a world model, else the first step alone)."
+        first, p = first_step_confidence(self.policy, tasks), p_solve(*self.evaluator, tasks) if self.evaluator else None
+        if self.world is not None: return imagination_features(imagine(self.policy, self.world, tasks), first, p)
+        return [[f] for f in first] if p is None else [[f, log_odds(q)] for f, q in zip(first, p)]
+
+# %% ../nbs/09e_self_knowledge.ipynb #5755fa41
+@patch
+def fit(self: SelfKnowledge, tasks: Sequence[InductionTask], max_steps: int = 8) -> SelfKnowledge:
+    "Fit P(solve) and the thresholds to the policy's outcomes on `tasks` (one greedy rollout each, as `outcome_rows`)."
+    from wandering_light.calibration import fit_logistic, logistic
+    solved, rows = [r["solved"] for r in outcome_rows(self.policy, tasks, max_steps)], self.rows(tasks)
+    self.weights = fit_logistic(rows, solved)
+    self.lo, self.hi = choose_thresholds(logistic(self.weights, rows), solved)
+    return self
+
+@patch
+def p_solve(self: SelfKnowledge, tasks: Sequence[InductionTask]) -> list[float]:
+    "P(solve) for each task, before the policy tries it."
+    from wandering_light.calibration import logistic
+    if self.weights is None: raise ValueError("fit the SelfKnowledge on validation tasks first")
+    return logistic(self.weights, self.rows(tasks))
+
+@patch
+def classes(self: SelfKnowledge, tasks: Sequence[InductionTask]) -> list[str]:
+    "`can`, `cannot` or `unsure` for each task (`classify` at the fitted thresholds)."
+    return [classify(p, self.lo, self.hi) for p in self.p_solve(tasks)]
 
 # %% ../nbs/09e_self_knowledge.ipynb #ab22c68d
 def selective_success(ps: Sequence[float], solved: Sequence[bool], coverages=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)) -> dict:
