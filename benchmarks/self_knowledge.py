@@ -104,9 +104,9 @@ def main(argv):
     base_map = recalibrate(val["first_step_logprob"], val["solved"], feature=float)   # the score is a log-probability
     base = lambda s: base_map(s["first_step_logprob"])
     blo, bhi = choose_thresholds(base(val), val["solved"])
-    arms = {}                                         # with a world model: name -> (rows of a stage's scores, P(solve) map, thresholds)
+    arms = {}       # with a world model: name -> (rows of a stage's scores, P(solve) map, thresholds); its stages are named by it
     if a.world:
-        vim = stage(run, "imagine-validation", lambda: imagined(policy, a.world, val_tasks[:1000]))["result"]
+        vim = stage(run, f"imagine-validation@{a.world}", lambda: imagined(policy, a.world, val_tasks[:1000]))["result"]
         for arm, rows in [("imagination", lambda s, im: imagination_features(im, s["first_step_logprob"])),
                           ("evaluator_imagination", lambda s, im: imagination_features(im, s["first_step_logprob"], s["p"]))]:
             fit = recalibrate_features(rows(val, vim), val["solved"])
@@ -124,7 +124,7 @@ def main(argv):
         figures[name] = {"evaluator": ev, "first_step_baseline": bl,
                          "ratio_auroc_evaluator_to_baseline": round(ev["auroc"] / bl["auroc"], 3) if ev["auroc"] and bl["auroc"] else None}
         if a.world:
-            im = stage(run, f"imagine-{name}", lambda: imagined(policy, a.world, tasks))["result"]
+            im = stage(run, f"imagine-{name}@{a.world}", lambda: imagined(policy, a.world, tasks))["result"]
             for arm, (rows, fit, (alo, ahi)) in arms.items():
                 r = figures[name][arm] = self_report(fit(rows(s, im)), s["solved"], alo, ahi)
                 figures[name][f"ratio_auroc_{arm}_to_baseline"] = round(r["auroc"] / bl["auroc"], 3) if r["auroc"] and bl["auroc"] else None
