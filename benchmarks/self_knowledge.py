@@ -65,6 +65,10 @@ def imagined(policy_dir: Path, world_dir: str, tasks: list) -> list[dict]:
     from wandering_light.self_knowledge import imagine
     return imagine(StepPolicy.load(policy_dir), world_dir, tasks)
 
+def auroc_ratio(r: dict, baseline: dict) -> float | None:
+    "One P(solve)'s AUROC over the baseline's, where both are defined."
+    return round(r["auroc"] / baseline["auroc"], 3) if r["auroc"] and baseline["auroc"] else None
+
 def main(argv):
     ap = argparse.ArgumentParser()
     ap.add_argument("--save", action="store_true")
@@ -122,12 +126,12 @@ def main(argv):
         ev, bl = self_report(ps, s["solved"], lo, hi), self_report(base(s), s["solved"], blo, bhi)
         ev["ece_raw"] = round(expected_calibration_error(s["p"], s["solved"]), 4)
         figures[name] = {"evaluator": ev, "first_step_baseline": bl,
-                         "ratio_auroc_evaluator_to_baseline": round(ev["auroc"] / bl["auroc"], 3) if ev["auroc"] and bl["auroc"] else None}
+                         "ratio_auroc_evaluator_to_baseline": auroc_ratio(ev, bl)}
         if a.world:
             im = stage(run, f"imagine-{name}@{a.world}", lambda: imagined(policy, a.world, tasks))["result"]
             for arm, (rows, fit, (alo, ahi)) in arms.items():
                 r = figures[name][arm] = self_report(fit(rows(s, im)), s["solved"], alo, ahi)
-                figures[name][f"ratio_auroc_{arm}_to_baseline"] = round(r["auroc"] / bl["auroc"], 3) if r["auroc"] and bl["auroc"] else None
+                figures[name][f"ratio_auroc_{arm}_to_baseline"] = auroc_ratio(r, bl)
             figures[name]["imagined_reached"] = sum(i["reached"] for i in im)
             ps = arms["evaluator_imagination"][1](arms["evaluator_imagination"][0](s, im))   # plotted: the best-informed
         png = reliability_plot(ps, s["solved"], run / f"reliability_{name}.png", title=f"P(solve){' + imagination' if a.world else ''}, {name}")

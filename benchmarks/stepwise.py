@@ -190,7 +190,7 @@ def world_check_eval(model_dir: Path, files: dict, world: str, k: int, depths: l
     from wandering_light.tasks import read_tasks
     from wandering_light.stepwise import StepwiseSolver, StepPolicy, WorldPlanner, load_world
     policy, out, count = StepPolicy.load(model_dir, device=device), {"world": world, "k": k, "near": near, "rtol": rtol}, {}
-    ask = load_world(world, device)                    # loaded once; asked as it learnt, floats compared to its digits
+    wm = load_world(world, device)                     # loaded once; asked as it learnt, floats compared to its digits
     class Counted(WorldPlanner):                       # the plan, counting the steps where it chose otherwise
         def plan(self, states, targets, first=None):
             found = super().plan(states, targets, first)   # `logprobs` passes the policy's answer as `first`
@@ -199,7 +199,7 @@ def world_check_eval(model_dir: Path, files: dict, world: str, k: int, depths: l
             return found
     for name, f in files.items():
         tasks = read_tasks(f)
-        for label, pol in [("policy", policy)] + [(f"depth_{d}", Counted(policy, ask, k, d, near=near, rtol=rtol)) for d in depths]:
+        for label, pol in [("policy", policy)] + [(f"depth_{d}", Counted(policy, wm, k, d, near=near, rtol=rtol)) for d in depths]:
             count.clear(); t0 = time.perf_counter()
             rs = StepwiseSolver(pol).solve_batch_detailed([(t.input, t.output) for t in tasks])
             out.setdefault(name, {})[label] = _success(tasks, rs) | {"applications": sum(r.info["applications"] for r in rs),

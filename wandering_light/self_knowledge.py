@@ -105,10 +105,10 @@ def imagine(policy, world, tasks: Sequence[InductionTask], max_steps: int = 8, r
     """Each task's greedy rollout played out in `world` (a world model or function, see `stepwise.world_batch`), no tool
     run: `{'reached', 'closeness', 'steps', 'end'}`; `closeness` is the nearest an imagined state came (`stepwise.closeness`),
     `end` one of reached, stuck, unread (a prediction not read as one value per value), budget."""
-    from wandering_light.stepwise import load_world, world_batch, compare_digits, closeness, _usable
+    from wandering_light.stepwise import load_world, world_batch, compare_digits, closeness, imagined_key, _usable
     w = load_world(world, device)
     ask, digits = world_batch(w), compare_digits(w, digits)
-    key = lambda v: (v.item_type, P.render_value(list(v), digits))
+    key = lambda v: imagined_key(v, digits)
     states, out, tried = [t.input for t in tasks], [{"reached": t.input == t.output, "closeness": 0.0, "steps": 0} for t in tasks], [set() for _ in tasks]
     for o in out: o["end"] = "reached" if o["reached"] else None
     for _ in range(max_steps):

@@ -25,7 +25,7 @@ from .calibration import auroc, brier_score, expected_calibration_error, logsume
 __all__ = ['Policy', 'StepPolicy', 'rotations', 'OraclePolicy', 'Rollout', 'rollout_reward', 'stepwise_attempts', 'as_policy',
            'StepwiseSolver', 'GuidedSolver', 'parse_result', 'world_digits', 'value_answers', 'predict_results',
            'closeness', 'agree', 'world_accuracy', 'predict_pipeline', 'load_world', 'compare_digits', 'world_batch',
-           'world_predictor', 'WorldPlanner', 'evaluate_stepwise']
+           'world_predictor', 'WorldPlanner', 'imagined_key', 'evaluate_stepwise']
 
 # %% ../nbs/09d_stepwise.ipynb #a291a8aa
 class Policy:
@@ -478,7 +478,7 @@ def world_batch(world, device: str | None = "cpu") -> Callable:
 
 def world_predictor(world, device: str | None = "cpu") -> Callable:
     "`(values, tool) -> predicted values or None` from a world model (its greedy answer, asked as it learnt) or a function."
-    if callable(world) and not isinstance(world, StepPolicy): return world
+    if callable(world): return world
     ask = world_batch(world, device)
     return lambda v, f: ask([(v, f)])[0]
 
@@ -496,7 +496,6 @@ class WorldPlanner(Policy):
         self.near, self.rtol = near, rtol                          # the nearest imagined value (see below), floats' tolerance
         self.questions = 0                                         # world-model questions asked so far
 
-
 # %% ../nbs/09d_stepwise.ipynb #1a36194c
 def _imagined(lp: dict, functions: FunctionDefSet, here: type, target: type, k: int, last: bool) -> list[str]:
     "The tools imagined at one state: the `k` likeliest that return the target's type and, before the last level, of all."
@@ -505,13 +504,17 @@ def _imagined(lp: dict, functions: FunctionDefSet, here: type, target: type, k: 
     fit = top([n for n in u if functions[n].out_cls is target])
     return fit if last else list(dict.fromkeys(fit + top(u)))
 
+def imagined_key(v: TypedList, digits: int | None) -> tuple:
+    "An imagined batch as the world model is asked it (its floats to `digits`): two batches alike here are one state."
+    return v.item_type, P.render_value(list(v), digits)
+
 @patch
 def plan(self: WorldPlanner, states: Sequence[TypedList], targets: Sequence[TypedList], first: list | None = None) -> dict[int, str]:
     """For each state that has one, the first tool of the shortest imagined path to its target, else of the path that came
     nearest (at least `near` of the target's values: `closeness`); `first`: the inner answer."""
     found, nearest, lps = {}, {}, first if first is not None else self.inner.logprobs(states, targets)
     frontier = [(i, None, s, lp) for i, (s, lp) in enumerate(zip(states, lps))]
-    key = lambda v: (v.item_type, P.render_value(list(v), self.digits))   # imagined values, as the world model is asked them
+    key = lambda v: imagined_key(v, self.digits)
     seen = [{key(s)} for s in states]                          # per state: imagined already, by the likeliest way there
     for level in range(1, self.depth + 1):
         ask = [(i, root, s, n) for i, root, s, lp in frontier if lp
