@@ -13,11 +13,14 @@ Stages (each resumable in the run directory, default runs/bench-selfplay):
    every round both arms log held-out step-wise success and the calibration of the policy's confidence; the self-play arm
    also logs the proposer's figures (parse_rate, frac_non_zero_std, distinct_rate, avg_function_count, the distance mix);
 4. figures: both curves, the gap after the same solver compute, the proposer's figures round by round, a plot.
+With `--solver-labels own` both arms' solvers learn only from their own shortest successful sampled rollouts of the
+round's tasks (no search labels), so tasks beyond the solver teach it nothing.
 A variant of the proposer's reward (`--depth-power`, `--novelty-window`: see `training.reward`) is measured in its own
 run directory from the same start (`--start-from`: an earlier run's data and starting models, whose stages are not run
 again) and saved under its own name (`--name`).
 Usage: python benchmarks/selfplay.py [--save] [--rounds 10] [--solver-minutes 6] [--proposer-minutes 4] [--run-dir DIR]
-                                     [--depth-power P] [--novelty-window N] [--start-from DIR] [--seed 0] [--name selfplay]
+                                     [--depth-power P] [--novelty-window N] [--solver-labels oracle|own] [--start-from DIR]
+                                     [--seed 0] [--name selfplay]
 """
 import argparse, json, shutil, statistics, sys
 from pathlib import Path
@@ -68,6 +71,8 @@ def main(argv):
     ap.add_argument("--run-dir", default="runs/bench-selfplay")
     ap.add_argument("--depth-power", type=float, default=0.0, help="the proposer's learnability times (distance / 4) ** P")
     ap.add_argument("--novelty-window", type=int, default=0, help="repeats of the last N valid proposals earn less novelty")
+    ap.add_argument("--solver-labels", default="oracle", choices=["oracle", "own"],
+                    help="the solver learns from search's optimal next tools (oracle) or its own shortest successful rollouts (own)")
     ap.add_argument("--start-from", default=None, help="an earlier run directory of this benchmark: its data and start models")
     ap.add_argument("--seed", type=int, default=0, help="wl selfplay's seed: both arms' sampling, their task draws and the held-out sample")
     ap.add_argument("--name", default="selfplay", help="results file: benchmarks/results/NAME.json (and NAME_arms.png)")
@@ -87,7 +92,7 @@ def main(argv):
          "--solver-attempts", "4", "--solver-lr", str(a.solver_lr), "--proposer-lr", str(a.proposer_lr),
          "--data", str(base / "data"), "--eval-tasks", str(a.eval_tasks), "--proposer-samples", "64",
          "--learnability-depth-power", str(a.depth_power), "--novelty-window", str(a.novelty_window),
-         "--proposer-temperature", str(a.proposer_temperature), "--run-dir", str(sp),
+         "--proposer-temperature", str(a.proposer_temperature), "--solver-labels", a.solver_labels, "--run-dir", str(sp),
          "--threads", str(a.threads), "--seed", str(a.seed), "--quiet", *(["--resume"] if (sp / "config.json").exists() else [])])))
     final = stage(run, "upstream", lambda: upstream_eval(sp, a.rounds, base))["result"]
     figures = summarise(res["result"], final, start, sp) | {"heldout_tasks": a.eval_tasks, "threads": a.threads,
@@ -95,8 +100,8 @@ def main(argv):
         "recipe": {"rounds": a.rounds, "round_tasks": a.round_tasks, "solver_steps": a.solver_steps, "solver_batch": 64,
                    "solver_lr": a.solver_lr, "proposer_steps": a.proposer_steps, "proposer_batch": 32,
                    "proposer_lr": a.proposer_lr, "proposer_temperature": a.proposer_temperature, "solver_attempts": 4,
-                   "learnability_depth_power": a.depth_power, "novelty_window": a.novelty_window, "start_from": a.start_from,
-                   "seed": a.seed}}
+                   "learnability_depth_power": a.depth_power, "novelty_window": a.novelty_window, "solver_labels": a.solver_labels,
+                   "start_from": a.start_from, "seed": a.seed}}
     if a.save: shutil.copy(sp / "plots" / "arms.png", Path(__file__).parent / "results" / f"{a.name}_arms.png")
     report(a.name, figures, argv, script="selfplay")
 
@@ -131,7 +136,10 @@ def summarise(res: dict, upstream: dict, start: dict, sp: Path) -> dict:
         "calibration_by_round": {"selfplay": [e["calibration"] for e in rounds], "control": [e["calibration"] for e in control]},
         "proposer_by_round": [{k: round(v, 3) for k, v in p.items() if k != "num_samples"} for p in pf],
         "proposer_worst_over_rounds_1_on": {k: round(min(p[k] for p in pf[1:]), 3) for k in ("parse_rate", "frac_non_zero_std", "distinct_rate")} if len(pf) > 1 else None,
-        "harvest_by_round": [{k: e[k] for k in ("round", "certified", "used", "tasks", "proposal_distances")} for e in harv],
+        "harvest_by_round": [{k: e[k] for k in ("round", "certified", "used", "tasks", "learnt", "learnt_proposals", "proposal_distances")
+                          if k in e} for e in harv],
+        "learnt_by_round": {arm: [e.get("learnt") for e in sorted(RunDir(d).events("harvest"), key=lambda e: e["round"])]
+                            for arm, d in (("selfplay", sp), ("control", sp / "control"))},
         "start": {"solver_train_minutes": round(start["solver0"]["result"]["train_seconds"] / 60, 2),
                   "proposer_train_minutes": round(sum(start[k]["result"]["train_seconds"] for k in ("proposer0", "proposer1")
                                                       if start.get(k)) / 60, 2)},

@@ -102,6 +102,7 @@ CONFIGS = {        # command: (module, options dataclass, the required options)
     "dpo": ("wandering_light.training.dpo", "DPORunConfig", ["--model-name", "x", "--pairs", "p.jsonl"]),
     "selfplay": ("wandering_light.training.selfplay", "SelfPlayConfig", ["--solver-model", "a", "--proposer-model", "b"]),
     "evaluate-proposer": ("wandering_light.evals.evaluate_proposer", "ProposerEvalConfig", ["--model", "m"]),
+    "classify": ("wandering_light.self_knowledge", "ClassifyConfig", ["t.jsonl", "--policy", "p", "--load", "f.json"]),
     "agent": ("wandering_light.cli", "AgentArgs", ["--out", "d", "--generate", "2"]),
     "dashboard": ("wandering_light.cli", "DashboardConfig", []),
 }

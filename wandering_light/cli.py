@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "dpo": ("wandering_light.training.dpo:main", "preference tuning (TRL DPOTrainer) on the agent's preference pairs"),
     "merge-lora": ("wandering_light.training.lora:merge_main", "merge a LoRA adapter into a standalone checkpoint"),
     "selfplay": ("wandering_light.training.selfplay:main", "alternate proposer and solver GRPO rounds"),
+    "classify": ("wandering_light.self_knowledge:classify_main", "P(solve) and can / cannot / unsure for tasks, before a step-wise policy tries them"),
     "evaluate-proposer": ("wandering_light.evals.evaluate_proposer:main", "measure a proposer against a solver"),
     "agent": ("wandering_light.cli:agent_main", "run the agent loop on tasks and write traces"),
     "dashboard": ("wandering_light.cli:dashboard_main", "serve the dashboard and explorers with Voila"),

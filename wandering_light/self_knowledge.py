@@ -7,7 +7,7 @@ Docs: https://wandering-light.github.io/wandering_light/self_knowledge.html.md""
 # %% ../nbs/09e_self_knowledge.ipynb #42e33704
 from __future__ import annotations
 import json, math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fastcore.basics import patch
 from pathlib import Path
 from typing import Callable, Sequence
@@ -20,7 +20,8 @@ from . import prompts as P
 # %% auto #0
 __all__ = ['Q_SOLVE', 'CLASSES', 'solve_prompt', 'outcome_rows', 'outcome_dataset', 'p_solve', 'classify', 'choose_thresholds',
            'recalibrate', 'first_step_confidence', 'imagine', 'imagination_features', 'recalibrate_features',
-           'SelfKnowledge', 'selective_success', 'self_report', 'reliability_plot']
+           'SelfKnowledge', 'selective_success', 'self_report', 'reliability_plot', 'save_fit', 'load_fit',
+           'ClassifyConfig', 'classify_main']
 
 # %% ../nbs/09e_self_knowledge.ipynb #3f7ab4d6
 Q_SOLVE = "Can you solve this task?"
@@ -217,3 +218,66 @@ def reliability_plot(ps: Sequence[float], solved: Sequence[bool], path, n_bins: 
     ax.set(xlabel="mean P(solve)", ylabel="solved", title=title, xlim=(0, 1), ylim=(0, 1))
     save_figure(fig, path); plt.close(fig)
     return path
+
+# %% ../nbs/09e_self_knowledge.ipynb #363360ca
+def save_fit(sk: SelfKnowledge, path: str | Path, **about) -> Path:
+    "Write `sk`'s fitted weights and thresholds, which signals they read, and `about` (e.g. the checkpoints), as JSON."
+    if sk.weights is None: raise ValueError("fit the SelfKnowledge before saving it")
+    signals = {"world": sk.world is not None, "evaluator": sk.evaluator is not None}
+    return write_json_atomic(path, {"weights": sk.weights, "lo": sk.lo, "hi": sk.hi, "signals": signals, "about": about})
+
+def load_fit(sk: SelfKnowledge, path: str | Path) -> SelfKnowledge:
+    "Give `sk` the weights and thresholds of a `save_fit` file; `UserError` if they read other signals than `sk` has."
+    from wandering_light.utils import UserError
+    try: d = json.loads(Path(path).read_text())
+    except json.JSONDecodeError as e: raise UserError(f"{path}: not a saved fit ({e.msg})") from None
+    if not isinstance(d, dict) or not {"weights", "lo", "hi", "signals"} <= set(d): raise UserError(f"{path}: not a saved fit")
+    for k, has in (("world", sk.world is not None), ("evaluator", sk.evaluator is not None)):
+        if d["signals"].get(k) != has:
+            raise UserError(f"{path} was fitted {'with' if has is False else 'without'} a {k} model; give the same signals")
+    sk.weights, sk.lo, sk.hi = [float(w) for w in d["weights"]], float(d["lo"]), float(d["hi"])
+    return sk
+
+# %% ../nbs/09e_self_knowledge.ipynb #ab8c7018
+@dataclass
+class ClassifyConfig:
+    "The options of `wl classify`."
+    policy: str = field(metadata={"help": "the step-wise policy: a checkpoint directory"})
+    tasks: str = field(metadata={"help": "the tasks to classify: a task file", "positional": True})
+    fit: str | None = field(default=None, metadata={"help": "validation tasks (a task file) the policy tries once each, to fit P(solve) and the thresholds"})
+    load: str | None = field(default=None, metadata={"help": "a fit written by --save, instead of --fit"})
+    save: str | None = field(default=None, metadata={"help": "write the fit here (JSON), to classify later with --load"})
+    world: str | None = field(default=None, metadata={"help": "a world model checkpoint: P(solve) also reads the rollout imagined in it"})
+    evaluator: str | None = field(default=None, metadata={"help": "an evaluator checkpoint: its P(solve) is one more signal"})
+    out: str | None = field(default=None, metadata={"help": "write one JSON line per task: where it is, its P(solve) and class"})
+    device: str = field(default="cpu", metadata={"help": "torch device of the models"})
+
+    def validate(self):
+        "One source of the fit."
+        from wandering_light.utils import UserError
+        if (self.fit is None) == (self.load is None): raise UserError("give one of --fit (validation tasks) and --load (a saved fit)")
+
+# %% ../nbs/09e_self_knowledge.ipynb #c719562b
+def classify_main(argv: list[str] | None = None) -> int:
+    "wl classify: P(solve) and can / cannot / unsure for each task, before the policy tries it."
+    from collections import Counter
+    from wandering_light.utils import UserError, parse_config, write_jsonl
+    from wandering_light.tasks import read_tasks
+    from wandering_light.stepwise import as_policy, load_world
+    from wandering_light.models import load_model
+    a = parse_config(ClassifyConfig, argv, prog="wl classify", description="P(solve) and can / cannot / unsure for each "
+                     "task of a file, before a step-wise policy tries it (fitted on validation tasks, or a saved fit).")
+    tasks, fit = read_tasks(a.tasks), read_tasks(a.fit) if a.fit else None
+    for f, ts in ((a.tasks, tasks), (a.fit, fit)):
+        if ts == []: raise UserError(f"{f}: no tasks (an empty task file)")
+    sk = SelfKnowledge(as_policy(a.policy, device=a.device), load_world(a.world, a.device) if a.world else None,
+                       load_model(a.evaluator, device=a.device) if a.evaluator else None)
+    sk = sk.fit(fit) if fit else load_fit(sk, a.load)
+    if a.save: save_fit(sk, a.save, policy=a.policy, world=a.world, evaluator=a.evaluator, fitted_on=a.fit)
+    ps = sk.p_solve(tasks)
+    cls = [classify(p, sk.lo, sk.hi) for p in ps]
+    if a.out: write_jsonl(a.out, [{"where": t.where, "p_solve": round(p, 4), "class": c} for t, p, c in zip(tasks, ps, cls)])
+    n = Counter(cls)
+    print(f"{len(tasks)} tasks: " + ", ".join(f"{c} {n[c]}" for c in CLASSES) +
+          f" (can: P(solve) >= {sk.hi:.3f}; cannot: below {sk.lo:.3f})" + (f"; written to {a.out}" if a.out else ""))
+    return 0

@@ -11,14 +11,17 @@ import dataclasses, json, random, statistics, sys, time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Sequence
 
 # %% auto #0
-__all__ = ['harvest', 'SelfPlayConfig', 'parse_args', 'track_round', 'round_tasks', 'train_solver', 'play_round', 'base_tasks',
-           'run_selfplay', 'run_control', 'selfplay_report', 'plot_arms', 'main']
+__all__ = ['harvest', 'SelfPlayConfig', 'parse_args', 'track_round', 'round_tasks', 'own_route_tasks', 'train_solver',
+           'play_round', 'base_tasks', 'run_selfplay', 'run_control', 'selfplay_report', 'plot_arms', 'main']
 
 # %% ../../nbs/15_selfplay.ipynb #c7e7a4ae
 import torch
-from ..tasks import DEFAULT_EVAL_SET, InductionTask, create_data, read_tasks, write_tasks
+from ..executor import Executor
+from ..function_def import FunctionDefSet
+from ..tasks import DEFAULT_EVAL_SET, InductionTask, create_data, default_functions, read_tasks, write_tasks
 from ..utils import RunDir, UserError, check_config, cli_main, parse_config, save_figure, write_json_atomic
 from ..evals.evaluate_proposer import evaluate_proposer
 from .reward import CompletionLog
@@ -65,6 +68,9 @@ class SelfPlayConfig:
                             "a time seeing each result, by SFT on the optimal next tools of its round's certified tasks "
                             "(stepwise)", choices=["oneshot", "stepwise"])
     solver_attempts: int = _opt(8, "the solver's sampled attempts per proposal (its solve rate)", min=1)
+    solver_labels: str = _opt("oracle", "step-wise solver: what it learns from, the optimal next tools certified search "
+                              "gives (oracle), or its own shortest successful rollout of each round task out of "
+                              "--solver-attempts samples (own: tasks it never solves teach it nothing)", choices=["oracle", "own"])
     solver_batch_size: int = _opt(64, "step-wise solver: examples per SFT step", min=1)
     control: bool = _opt(False, "also run the control arm in RUN/control: the same rounds from the same models, the solver "
                          "trained on as many random certified tasks from the base data instead of proposals")
@@ -90,9 +96,10 @@ class SelfPlayConfig:
     verbose: bool = _opt(False, "also the libraries' own progress bars")
 
     def validate(self):
-        "A GRPO batch holds whole groups; the control arm has no control of its own."
+        "A GRPO batch holds whole groups; the control arm has no control of its own; own labels are step-wise rollouts."
         if self.batch_size % self.num_generations: raise UserError("--batch-size must be a multiple of --num-generations")
         if self.control and self.arm == "control": raise UserError("--control runs the control arm itself: leave --arm at selfplay")
+        if self.solver_labels == "own" and self.solver_kind != "stepwise": raise UserError("--solver-labels own needs --solver-kind stepwise")
 
 def parse_args(argv: list[str] | None = None) -> SelfPlayConfig:
     "The `wl selfplay` options."
@@ -138,6 +145,19 @@ def round_tasks(cfg: SelfPlayConfig, k: int, got: list, base: list) -> list:
     rest = [t for t in base if t.key not in keys]
     return got[:n] + random.Random(f"{cfg.seed}:{k}:topup").sample(rest, min(len(rest), max(0, n - len(got))))
 
+# %% ../../nbs/15_selfplay.ipynb #bf341cb4
+def own_route_tasks(tasks: Sequence[InductionTask], attempts: Sequence[Sequence], functions: FunctionDefSet | None = None) -> list[InductionTask]:
+    "The tasks solved by one of their `attempts` (tool names or None), each labelled with its shortest such rollout, re-run to check it."
+    ex, out = Executor(functions or default_functions()), []
+    for t, tried in zip(tasks, attempts):
+        won = [a for a in tried if a]
+        if not won: continue
+        tools = list(min(won, key=len))
+        if ex.run(tools, t.input).output != t.output: continue
+        out.append(dataclasses.replace(t, functions=tools, certified=False, lower_bound=None, upper_bound=len(tools),
+                                       method="own-rollout", provenance={"optimal": [[name] for name in tools]}))
+    return out
+
 # %% ../../nbs/15_selfplay.ipynb #19301efe
 def train_solver(cfg: SelfPlayConfig, rd: Path, solver_path: str) -> str:
     "The solver's round on `rd/tasks`: GRPO (one-shot) or SFT on optimal next tools (step-wise); returns the new model."
@@ -155,7 +175,7 @@ def train_solver(cfg: SelfPlayConfig, rd: Path, solver_path: str) -> str:
 # %% ../../nbs/15_selfplay.ipynb #2374106b
 def play_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, proposer_path: str, base: list,
                exclude: set) -> tuple[str, str]:
-    "Round `k`: the proposer's GRPO and harvest (self-play arm only), the solver's training; returns the new models."
+    "Round `k`: the proposer's GRPO and harvest (self-play arm only), the solver's training (none if it learnt from no task); returns the new models."
     rd, got = run.path / f"round-{k}", []
     if cfg.arm == "selfplay":
         solver = start_model(solver_path, cfg.seed)[:2]
@@ -164,12 +184,16 @@ def play_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, propo
               solver_stepwise=cfg.solver_kind == "stepwise", learnability_depth_power=cfg.learnability_depth_power,
               novelty_window=cfg.novelty_window)
         got, proposer_path = harvest(rd / "proposer" / "results" / "completions.jsonl", exclude), str(rd / "proposer" / "model")
-    tasks = round_tasks(cfg, k, got, base)
-    if not (rd / "tasks" / "train.jsonl.gz").exists(): write_tasks(rd / "tasks" / "train.jsonl.gz", tasks)
+    tasks, f = round_tasks(cfg, k, got, base), rd / "tasks" / "train.jsonl.gz"
+    if not f.exists():
+        write_tasks(f, tasks if cfg.solver_labels == "oracle" else
+                    own_route_tasks(tasks, _attempt_fn(cfg, start_model(solver_path, cfg.seed)[:2])(tasks)))
+    learnt, keys = read_tasks(f), {t.key for t in got}
     if not run.logged(f"harvest-{k}"):
         run.log("harvest", key=f"harvest-{k}", round=k, certified=len(got), used=min(len(got), len(tasks)), tasks=len(tasks),
+                learnt=len(learnt), learnt_proposals=sum(t.key in keys for t in learnt),
                 proposal_distances=dict(sorted(Counter(str(t.distance) for t in got).items())))
-    return train_solver(cfg, rd, solver_path), proposer_path
+    return (train_solver(cfg, rd, solver_path) if learnt else solver_path), proposer_path
 
 # %% ../../nbs/15_selfplay.ipynb #036ac674
 def base_tasks(cfg: SelfPlayConfig, path: Path) -> tuple[list, list]:
@@ -219,14 +243,14 @@ def selfplay_report(run: RunDir, rounds: list[dict], control: list[dict] | None 
     harv, ctrl = {e["round"]: e for e in run.events("harvest")}, {e["round"]: e for e in control or []}
     lines = [f"# Self-play ({rounds[0].get('arm', 'selfplay')} arm)", "",
              "| round | held-out success | control | confidence ECE / AUROC | parse rate | frac_non_zero_std | distinct rate "
-             "| avg functions | solver success on proposals | certified proposals | their distances |", "|" + "---|" * 11]
+             "| avg functions | solver success on proposals | certified proposals | their distances | tasks learnt from (proposals) |", "|" + "---|" * 12]
     for e in rounds:
         pf, cal, h = e.get("proposer") or {}, e.get("calibration") or {}, harv.get(e["round"], {})
         lines.append(f"| {e['round']} | {e['solver_success']:.3f} | {_f(ctrl.get(e['round'], {}).get('solver_success'))} "
                      f"| {_f(cal.get('ece'))} / {_f(cal.get('auroc'))} | {_f(pf.get('parse_rate'), '.2f')} "
                      f"| {_f(pf.get('frac_non_zero_std'), '.2f')} | {_f(pf.get('distinct_rate'), '.2f')} "
                      f"| {_f(pf.get('avg_function_count'), '.2f')} | {_f(pf.get('solver_success_rate'), '.2f')} "
-                     f"| {h.get('certified', '-')} | {h.get('proposal_distances', '-')} |")
+                     f"| {h.get('certified', '-')} | {h.get('proposal_distances', '-')} | {h.get('learnt', '-')} ({h.get('learnt_proposals', '-')}) |")
     if control: lines += ["", f"![held-out success of both arms]({plot_arms(rounds, control, run.plots / 'arms.png').relative_to(run.path)})"]
     return "\n".join(lines) + "\n"
 
