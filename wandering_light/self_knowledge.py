@@ -244,10 +244,12 @@ class ClassifyConfig:
     "The options of `wl classify`."
     policy: str = field(metadata={"help": "the step-wise policy: a checkpoint directory"})
     tasks: str = field(metadata={"help": "the tasks to classify: a task file", "positional": True})
-    fit: str | None = field(default=None, metadata={"help": "validation tasks (a task file) the policy tries once each, to fit P(solve) and the thresholds"})
+    fit: str | None = field(default=None, metadata={
+        "help": "validation tasks (a task file) the policy tries once each, to fit P(solve) and the thresholds"})
     load: str | None = field(default=None, metadata={"help": "a fit written by --save, instead of --fit"})
     save: str | None = field(default=None, metadata={"help": "write the fit here (JSON), to classify later with --load"})
-    world: str | None = field(default=None, metadata={"help": "a world model checkpoint: P(solve) also reads the rollout imagined in it"})
+    world: str | None = field(default=None, metadata={
+        "help": "a world model checkpoint: P(solve) also reads the rollout imagined in it"})
     evaluator: str | None = field(default=None, metadata={"help": "an evaluator checkpoint: its P(solve) is one more signal"})
     out: str | None = field(default=None, metadata={"help": "write one JSON line per task: where it is, its P(solve) and class"})
     device: str = field(default="cpu", metadata={"help": "torch device of the models"})

@@ -160,7 +160,7 @@ def own_route_tasks(tasks: Sequence[InductionTask], attempts: Sequence[Sequence]
 
 # %% ../../nbs/15_selfplay.ipynb #19301efe
 def train_solver(cfg: SelfPlayConfig, rd: Path, solver_path: str) -> str:
-    "The solver's round on `rd/tasks`: GRPO (one-shot) or SFT on optimal next tools (step-wise); returns the new model."
+    "The solver's round on `rd/tasks`: GRPO (one-shot) or SFT on the next tools of their labels (step-wise); returns the new model."
     out = rd / "solver"
     if cfg.solver_kind == "oneshot":
         _grpo(out, solver_path, rd / "tasks", cfg.solver_steps, "induction", cfg, select_from=0, learning_rate=cfg.solver_lr)
