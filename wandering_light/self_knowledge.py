@@ -153,6 +153,11 @@ class SelfKnowledge:
     lo: float = 0.0
     hi: float = 1.0
 
+    def __post_init__(self):
+        "A world model given as a checkpoint path is loaded once, here, not at every `rows`."
+        from wandering_light.stepwise import load_world
+        if self.world is not None: self.world = load_world(self.world)
+
     def rows(self, tasks: Sequence[InductionTask]) -> list[list[float]]:
         "The signals of each task, one row each (`imagination_features` with a world model, else the first step alone)."
         first, p = first_step_confidence(self.policy, tasks), p_solve(*self.evaluator, tasks) if self.evaluator else None

@@ -176,7 +176,7 @@ def train_solver(cfg: SelfPlayConfig, rd: Path, solver_path: str) -> str:
 def play_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, proposer_path: str, base: list,
                exclude: set) -> tuple[str, str]:
     "Round `k`: the proposer's GRPO and harvest (self-play arm only), the solver's training (none if it learnt from no task); returns the new models."
-    rd, got = run.path / f"round-{k}", []
+    rd, got, solver = run.path / f"round-{k}", [], None
     if cfg.arm == "selfplay":
         solver = start_model(solver_path, cfg.seed)[:2]
         _grpo(rd / "proposer", proposer_path, run.path / "pool.jsonl.gz", cfg.proposer_steps, "proposer", cfg, solver=solver,
@@ -187,7 +187,7 @@ def play_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, propo
     tasks, f = round_tasks(cfg, k, got, base), rd / "tasks" / "train.jsonl.gz"
     if not f.exists():
         write_tasks(f, tasks if cfg.solver_labels == "oracle" else
-                    own_route_tasks(tasks, _attempt_fn(cfg, start_model(solver_path, cfg.seed)[:2])(tasks)))
+                    own_route_tasks(tasks, _attempt_fn(cfg, solver or start_model(solver_path, cfg.seed)[:2])(tasks)))
     learnt, keys = read_tasks(f), {t.key for t in got}
     if not run.logged(f"harvest-{k}"):
         run.log("harvest", key=f"harvest-{k}", round=k, certified=len(got), used=min(len(got), len(tasks)), tasks=len(tasks),
