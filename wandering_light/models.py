@@ -1,4 +1,4 @@
-"""A DSL tokenizer where every tool is one token, Llama-style models built from scratch in named sizes, loading any Hugging Face causal LM, batched generation with log-probabilities, and scoring of continuations.
+"""A DSL tokenizer where every tool is one token, Llama-style models built from scratch in named sizes, loading any Hugging Face causal LM, batched generation with log-probabilities (optionally under a grammar), and scoring of continuations.
 
 Docs: https://wandering-light.github.io/wandering_light/models.html.md"""
 
@@ -13,8 +13,10 @@ from typing import NamedTuple, Sequence
 import torch
 from tokenizers import Tokenizer, Regex, decoders, models as tk_models, pre_tokenizers, processors
 from transformers import (AutoModelForCausalLM, AutoTokenizer, GenerationConfig, LlamaConfig, LlamaForCausalLM,
-                          PreTrainedTokenizerFast, StoppingCriteria, StoppingCriteriaList)
+                          LogitsProcessor, LogitsProcessorList, PreTrainedTokenizerFast, StoppingCriteria,
+                          StoppingCriteriaList)
 from huggingface_hub import snapshot_download
+from fastcore.basics import patch
 from .typed_list import BUILTIN_TYPES, TypedList, short_type_name
 from .function_def import FunctionDefList, FunctionDefSet
 from .trajectory import Trajectory
@@ -25,7 +27,7 @@ from . import prompts as P
 __all__ = ['SPECIAL_TOKENS', 'ANSWER_WORDS', 'MODEL_SIZES', 'byte_alphabet', 'to_byte_chars', 'template_words', 'library_names',
            'default_words', 'build_tokenizer', 'model_config', 'count_parameters', 'build_model', 'save_model',
            'load_model', 'TokenLogprob', 'continuation_logprobs', 'next_token_logprobs', 'choice_logprobs', 'p_yes',
-           'Generation', 'generate']
+           'Generation', 'token_pieces', 'GrammarLogits', 'generate']
 
 # %% ../nbs/08_models.ipynb #25a1dbd9
 def byte_alphabet() -> dict[int, str]:
@@ -390,13 +392,63 @@ def _unpack(tokenizer, toks: list[int], steps, r: int, eos_set: set, stops: list
             g.top_logprobs.append([TokenLogprob(t, tokenizer.decode([t]), lp) for t, lp in zip(j.tolist(), v.tolist())])
     return g
 
+# %% ../nbs/08_models.ipynb #56db973d
+def token_pieces(tokenizer) -> list[str | None]:
+    "The text of each token id alone (None for special tokens); checks that pieces join into the decoded text."
+    special = set(tokenizer.all_special_ids)
+    pieces = [None if i in special else tokenizer.decode([i]) for i in range(len(tokenizer))]
+    probe = tokenizer(" [(1, 2)]\nFunctions: inc, double", add_special_tokens=False)["input_ids"]
+    if "".join(pieces[i] or "" for i in probe) != tokenizer.decode(probe, skip_special_tokens=True):
+        raise UserError("constrained decoding needs a tokenizer whose tokens decode to pieces that join into the text")
+    return pieces
+
+def _depth(text: str) -> int:
+    "How many brackets are open at the end of `text` (brackets inside quotes not counted)."
+    d, quote, esc = 0, None, False
+    for c in text:
+        if quote: esc, quote = (not esc and c == "\\"), (None if c == quote and not esc else quote)
+        elif c in "'\"": quote = c
+        else: d += (c in "[({") - (c in "])}")
+    return d
+
+# %% ../nbs/08_models.ipynb #6414e5c7
+class GrammarLogits(LogitsProcessor):
+    "Masks every token that would leave `grammar` (see above); rows of one batch, their new text after `start`."
+    def __init__(self, grammar, pieces: list, start: int, max_new_tokens: int, eos_ids, top: int = 48):
+        self.g, self.pieces, self.start, self.max_new, self.top = grammar, pieces, start, max_new_tokens, top
+        self.eos = [e for e in (eos_ids if isinstance(eos_ids, list) else [eos_ids]) if e is not None]
+        self.reserve = P.ITEM_CHARS + 2 * grammar.max_length + 5      # a last item, ']\nFunctions: ' and the names
+    def ok(self, text: str, i: int, left: int) -> bool:
+        "May token `i` follow `text` with `left` tokens to go?"
+        if i in self.eos: return self.g.complete(text)
+        p = self.pieces[i]
+        if not p: return False
+        if p.startswith(","):                                      # a new item or tool: only with room to finish it
+            if "\nFunctions: " in text: return left > 2 and self.g.viable(text + p)
+            if left <= self.reserve and _depth(text) == 1: return False
+        return self.g.viable(text + p)
+
+# %% ../nbs/08_models.ipynb #be97a64b
+@patch
+def __call__(self: GrammarLogits, input_ids, scores):
+    "The scores with every token the grammar forbids at -inf (finished rows left as they are)."
+    out, left = scores.clone().fill_(float("-inf")), self.max_new - (input_ids.shape[1] - self.start)
+    order = torch.argsort(scores, -1, descending=True).tolist()
+    for r, row in enumerate(input_ids[:, self.start:].tolist()):
+        if any(t in self.eos for t in row): out[r] = scores[r]; continue          # ended: generate pads it
+        text = "".join(self.pieces[t] or "" for t in row)
+        ids = [i for i in order[r][:self.top] if self.ok(text, i, left)]
+        ids = ids or [i for i in order[r][self.top:] if self.ok(text, i, left)] or self.eos
+        out[r, ids] = scores[r, ids]
+    return out
+
 # %% ../nbs/08_models.ipynb #5a8bf88b
 @torch.no_grad()
 def generate(model, tokenizer, prompts: str | Sequence[str], max_new_tokens: int = 32, temperature: float = 0.0,
              top_p: float = 1.0, top_k: int = 0, num_return_sequences: int = 1, stop: str | Sequence[str] | None = None,
              logprobs: bool = True, top_logprobs: int = 0, ignore_eos: bool = False, batch_size: int = 16,
-             seed: int | None = None) -> list[list[Generation]]:
-    "Completions for each prompt (`num_return_sequences` each), generated in left-padded batches."
+             seed: int | None = None, grammar=None) -> list[list[Generation]]:
+    "Completions for each prompt (`num_return_sequences` each), generated in left-padded batches (under `grammar` if given)."
     prompts = [prompts] if isinstance(prompts, str) else list(prompts)
     _check_sampling(max_new_tokens, temperature, top_p, top_k, num_return_sequences, top_logprobs)
     stops = [stop] if isinstance(stop, str) else [s for s in (stop or []) if s]
@@ -406,7 +458,7 @@ def generate(model, tokenizer, prompts: str | Sequence[str], max_new_tokens: int
     eos_set = set(eos_ids if isinstance(eos_ids, list) else [eos_ids]) if eos_ids is not None else set()
     cfg = _generation_config(tokenizer, max_new_tokens, temperature, top_p, top_k, n_gen, eos_ids,
                              bool(logprobs or top_logprobs))
-    p_ids = _prompt_ids(tokenizer, prompts)
+    p_ids, pieces = _prompt_ids(tokenizer, prompts), token_pieces(tokenizer) if grammar is not None else None
     order = sorted(range(len(prompts)), key=lambda i: -len(p_ids[i]))   # similar lengths share a batch
     results: list[list[Generation]] = [[] for _ in prompts]
     devices = [dev.index or 0] if dev.type == "cuda" else []
@@ -416,7 +468,9 @@ def generate(model, tokenizer, prompts: str | Sequence[str], max_new_tokens: int
             idx = order[s:s + batch_size]
             ids, mask = _left_pad([p_ids[i] for i in idx], pad, dev)
             crit = StoppingCriteriaList([_StopOnStrings(tokenizer, stops, ids.shape[1])]) if stops else None
-            out = model.generate(input_ids=ids, attention_mask=mask, generation_config=cfg, stopping_criteria=crit)
+            lp = LogitsProcessorList([GrammarLogits(grammar, pieces, ids.shape[1], max_new_tokens, eos_ids)]) if grammar else None
+            out = model.generate(input_ids=ids, attention_mask=mask, generation_config=cfg, stopping_criteria=crit,
+                                 logits_processor=lp)
             new = out.sequences[:, ids.shape[1]:]
             steps = [torch.log_softmax(l.float(), -1) for l in out.logits] if cfg.output_logits else None
             for r in range(new.shape[0]):

@@ -1,4 +1,4 @@
-"""Every prompt template and completion parser in one place: induction (bare and instructed), the proposer, and the tolerant parsers that turn model text back into checked pipelines and tasks.
+"""Every prompt template and completion parser in one place: induction (bare and instructed), the proposer, the tolerant parsers that turn model text back into checked pipelines and tasks, and the grammar that keeps sampled proposals well-formed.
 
 Docs: https://wandering-light.github.io/wandering_light/prompts.html.md"""
 
@@ -7,6 +7,7 @@ Docs: https://wandering-light.github.io/wandering_light/prompts.html.md"""
 # %% ../nbs/07_prompts.ipynb #f9484df8
 from __future__ import annotations
 import ast, json, math, re, warnings
+import regex
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 from fastcore.basics import patch
@@ -20,14 +21,15 @@ from .trajectory import (Trajectory, UnknownFunctionError, parse_pipeline, forma
 # %% auto #0
 __all__ = ['MAX_MESSAGE_CHARS', 'MAX_VALUE_CHARS', 'VALUE_LIMITS', 'PARSE_ERRORS', 'PROMPT_STYLES', 'INSTRUCTED_INDUCTION_HEAD',
            'INSTRUCTED_INDUCTION_TAIL', 'STEP_STOP', 'STEP_DIGITS', 'STEP_SEP', 'STEP_FORMAT',
-           'INSTRUCTED_PROPOSER_HEAD', 'INSTRUCTED_PROPOSER_TAIL', 'BLOCK_START', 'BLOCK_END', 'Q_RUNS', 'Q_PROGRESS',
-           'Q_REACH', 'Q_EXPECT', 'Q_MATCHED', 'Q_REACHED', 'AGENT_WORDS', 'render_value', 'render_typed_list',
-           'as_text', 'short_message', 'parse_value', 'clean_completion', 'ParsedPipeline', 'parse_completion',
-           'function_signatures', 'induction_prompt', 'induction_completion', 'induction_example', 'step_row',
-           'step_table', 'step_prompt', 'step_completion', 'check_step_format', 'ParsedStep', 'parse_step',
-           'world_prompt', 'world_completion', 'world_example', 'proposer_prompt', 'proposer_completion',
-           'proposer_example', 'ParsedProposal', 'parse_proposal', 'chat_messages', 'synthesis_prompt',
-           'question_suffix', 'answer_text', 'parse_answer', 'agent_window', 'block_type_prompt', 'parse_block_type']
+           'INSTRUCTED_PROPOSER_HEAD', 'INSTRUCTED_PROPOSER_TAIL', 'ITEM_PATTERNS', 'ITEM_CHARS', 'BLOCK_START',
+           'BLOCK_END', 'Q_RUNS', 'Q_PROGRESS', 'Q_REACH', 'Q_EXPECT', 'Q_MATCHED', 'Q_REACHED', 'AGENT_WORDS',
+           'render_value', 'render_typed_list', 'as_text', 'short_message', 'parse_value', 'clean_completion',
+           'ParsedPipeline', 'parse_completion', 'function_signatures', 'induction_prompt', 'induction_completion',
+           'induction_example', 'step_row', 'step_table', 'step_prompt', 'step_completion', 'check_step_format',
+           'ParsedStep', 'parse_step', 'world_prompt', 'world_completion', 'world_example', 'proposer_prompt',
+           'proposer_completion', 'proposer_example', 'ParsedProposal', 'parse_proposal', 'ProposalGrammar',
+           'chat_messages', 'synthesis_prompt', 'question_suffix', 'answer_text', 'parse_answer', 'agent_window',
+           'block_type_prompt', 'parse_block_type']
 
 # %% ../nbs/07_prompts.ipynb #1f3ad97b
 def _order_key(x) -> str:
@@ -458,6 +460,75 @@ def parse_proposal(text: str, functions: FunctionDefSet | None = None, max_items
     if not p.ok: return ParsedProposal(tl, None, p.error, p.message, p.unknown, p.step)
     if len(p.pipeline) == 0: return ParsedProposal(tl, None, "empty", "the proposal has no functions")
     return ParsedProposal(tl, p.pipeline)
+
+# %% ../nbs/07_prompts.ipynb #27d9befa
+_INT, _SMALL = r"-?(?:0|[1-9][0-9]{0,5})", r"-?(?:0|[1-9][0-9]?)"
+_FLOAT = r"-?(?:0|[1-9][0-9]{0,2})\.[0-9]{1,17}"
+_CHARS = r"(?:[ -&(-\[\]-~]|\\x[0-9a-f]{2}|\\[\\'nrt])"          # printable ASCII but ' and \, or an escape
+_STR, _BYTES, _KEY = rf"'{_CHARS}{{0,6}}'", rf"b'{_CHARS}{{0,4}}'", r"'[a-z]'"
+
+def _seq(item: str, lo: int, hi: int) -> str:
+    "A pattern for `item`, then `lo` to `hi` more after ', '."
+    return rf"(?:{item})(?:, (?:{item})){{{lo},{hi}}}"
+
+ITEM_PATTERNS = {
+    "int": _INT, "float": _FLOAT, "bool": "True|False", "str": _STR, "bytes": _BYTES,
+    "bytearray": rf"bytearray\({_BYTES}\)", "complex": rf"\({_SMALL}[+-](?:0|[1-9][0-9]?)j\)|{_SMALL}j",
+    "list": rf"\[(?:{_seq(_SMALL, 0, 3)})?\]", "tuple": rf"\((?:(?:{_SMALL}|None),|{_seq(_SMALL + '|None', 1, 3)})?\)",
+    "set": rf"set\(\)|\{{{_seq(_SMALL, 0, 3)}\}}", "dict": rf"\{{(?:{_seq(_KEY + ': ' + _SMALL, 0, 2)})?\}}",
+    "range": rf"range\({_SMALL}, {_SMALL}(?:, -?[1-9])?\)"}
+ITEM_CHARS = 30          # the longest item these patterns allow: bytearray(b'\xff\xff\xff\xff')
+
+# %% ../nbs/07_prompts.ipynb #132394ce
+class ProposalGrammar:
+    "Proposals `' [values of one type]\nFunctions: f, g'` whose pipeline (1 to `max_length` tools) type-checks on the input."
+    def __init__(self, functions: FunctionDefSet | None = None, max_items: int = 16, max_length: int = 4):
+        fs = functions if functions is not None else default_functions()
+        lists = "|".join(rf"\[{_seq(p, 0, max_items - 1)}\]" for p in ITEM_PATTERNS.values())
+        self.head = regex.compile(rf" (?:{lists})\nFunctions: ")
+        self.by_name, self.takes, self.max_length, self._types = {f.name: f for f in fs}, {}, max_length, {}
+        for f in fs: self.takes.setdefault(f.in_cls, []).append(f.name)
+    def __repr__(self): return f"ProposalGrammar({len(self.by_name)} tools, at most {self.max_length})"
+
+# %% ../nbs/07_prompts.ipynb #7cd863fd
+@patch
+def _split(self: ProposalGrammar, text: str) -> tuple[type | None, str | None]:
+    "The input's item type and the text after `Functions: `; `(None, None)` while the input line is unfinished."
+    m = self.head.match(text)
+    if m is None: return None, None
+    head = text[:m.end()]
+    if head not in self._types:
+        try: self._types[head] = _read_input(head.split("\n")[0], 10**9).item_type
+        except (ValueError, TypeError): self._types[head] = None
+    return self._types[head], text[m.end():]
+
+@patch
+def _chain(self: ProposalGrammar, t: type, rest: str, final: bool) -> bool:
+    "Do the names in `rest` chain from type `t`, the last one complete (`final`) or begun?"
+    *done, last = rest.split(", ")
+    for name in done:
+        f = self.by_name.get(name)
+        if f is None or f.in_cls is not t: return False
+        t = f.out_cls
+    names = self.takes.get(t, ())
+    if final: return len(done) < self.max_length and last in names
+    if len(done) >= self.max_length: return False
+    if last.endswith(","): return len(done) + 1 < self.max_length and last[:-1] in names     # ', ' half written
+    return any(n.startswith(last) for n in names)
+
+# %% ../nbs/07_prompts.ipynb #64cf0219
+@patch
+def viable(self: ProposalGrammar, text: str) -> bool:
+    "Can `text` still grow into a proposal of this grammar?"
+    t, rest = self._split(text)
+    if rest is None: return self.head.fullmatch(text, partial=True) is not None
+    return t is not None and self._chain(t, rest, False)
+
+@patch
+def complete(self: ProposalGrammar, text: str) -> bool:
+    "Is `text` a whole proposal of this grammar (so it may end here)?"
+    t, rest = self._split(text)
+    return t is not None and rest is not None and self._chain(t, rest, True)
 
 # %% ../nbs/07_prompts.ipynb #fd177b69
 def chat_messages(prompt: str, system: str | None = None) -> list[dict]:

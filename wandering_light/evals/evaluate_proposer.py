@@ -150,13 +150,14 @@ def evaluate_proposer(model, tokenizer, solver=None, solver_tokenizer=None, pool
                       num_samples: int = 100, solver_attempts: int = 8, n_examples: int = 3, seed: int = 0,
                       temperature: float = 1.0, solver_temperature: float = 1.0, max_new_tokens: int = 96,
                       batch_size: int = 32, functions: FunctionDefSet | None = None, progress: bool = False,
-                      attempt_fn=None) -> ProposerEval:
-    "Sample `num_samples` proposals from `model` and score them against the `solver` model, or `attempt_fn` (see above)."
+                      attempt_fn=None, constrained: bool = False) -> ProposerEval:
+    "Sample `num_samples` proposals from `model` (under the proposal grammar if `constrained`) and score them against the `solver` model, or `attempt_fn` (see above)."
     from wandering_light.models import generate
     pool = list(pool) if pool is not None else read_tasks(DEFAULT_EVAL_SET)
     prompts = proposer_prompts(pool, num_samples, n_examples, seed)
     gens = generate(model, tokenizer, prompts, max_new_tokens=max_new_tokens, temperature=temperature,
-                    logprobs=False, batch_size=batch_size, seed=seed)
+                    logprobs=False, batch_size=batch_size, seed=seed,
+                    grammar=P.ProposalGrammar(functions) if constrained else None)
     if attempt_fn is None and solver is not None:
         def attempt_fn(tasks):
             return sample_attempts(solver, solver_tokenizer, tasks, solver_attempts, solver_temperature,
@@ -175,6 +176,8 @@ class ProposerEvalConfig:
     temperature: float = field(default=1.0, metadata={"help": "the proposer's sampling temperature (0: greedy)"})
     solver_temperature: float = field(default=1.0, metadata={"help": "the solver's sampling temperature"})
     seed: int = field(default=0, metadata={"help": "seed of the prompts and the sampling"})
+    constrained: bool = field(default=False, metadata={
+        "help": "sample under the proposal grammar (prompts.ProposalGrammar): every proposal parses and type-checks"})
     run_dir: str | None = field(default=None, metadata={
         "help": "run directory; None: runs/evaluate_proposer/<proposer>-<solver>-n<N>-s<seed>"})
     device: str | None = field(default=None, metadata={"help": "torch device of both models; None: the best available"})
@@ -229,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.time()
         res = evaluate_proposer(model, tok, solver[0], solver[1], read_tasks(a.eval_file), a.num_samples,
                                 a.solver_attempts, seed=a.seed, temperature=a.temperature,
-                                solver_temperature=a.solver_temperature)
+                                solver_temperature=a.solver_temperature, constrained=a.constrained)
         _write_run(run, a, res, time.time() - t0)
     print(res); print(f"results: {a.path}")
     return 0

@@ -14,7 +14,7 @@ from typing import Sequence
 
 # %% auto #0
 __all__ = ['GRPORunConfig', 'parse_args', 'select_tasks', 'GroupSpreadCallback', 'choose_prompts', 'solver_attempt_fn',
-           'grpo_data', 'run_grpo', 'grpo_report', 'plot_rewards', 'main']
+           'grpo_data', 'grammar_rollout', 'run_grpo', 'grpo_report', 'plot_rewards', 'main']
 
 # %% ../../nbs/13_grpo.ipynb #31c99053
 import torch
@@ -58,6 +58,8 @@ class GRPORunConfig(TrainOptions, GRPOConfig):
                                "pipeline) earns 1/(1 + repeats) of its novelty (0: off)", min=0)
     solver_stepwise: bool = _opt(False, "proposer task: the solver attempts step-wise (sampled rollouts that see each "
                                  "result) instead of writing whole pipelines")
+    constrained: bool = _opt(False, "proposer task: sample proposals under the proposal grammar (prompts.ProposalGrammar), "
+                             "so every one parses and type-checks; sample the trained model under it too")
     vllm_mode: str = _opt("server", "with --use-vllm: a `trl vllm-serve` server, or vLLM in this process", choices=["server", "colocate"])
     lr_scheduler_type: str = _opt("constant", "learning-rate schedule")
     save_total_limit: int | None = _opt(2, "checkpoints kept", min=1)
@@ -79,6 +81,7 @@ def validate(self: GRPORunConfig):
                                                 "(an SFT checkpoint, e.g. runs/sft-induction/model)")
     b, g = self.per_device_train_batch_size, self.num_generations
     if g and b % g: raise UserError(f"--batch-size ({b}) must be a multiple of --num-generations ({g})")
+    if self.constrained and self.task != "proposer": raise UserError("--constrained samples proposals: it needs --task proposer")
     TrainOptions.validate(self)
 
 # %% ../../nbs/13_grpo.ipynb #7612cd8b
@@ -168,6 +171,19 @@ def grpo_data(cfg: GRPORunConfig, tr: TrainRun, data: dict, model, tok, solver=N
                               depth_power=cfg.learnability_depth_power, novelty_window=cfg.novelty_window)
     return proposer_dataset(data["train"]), rewards, solver
 
+# %% ../../nbs/13_grpo.ipynb #e3ab4bed
+def grammar_rollout(grammar, cfg: GRPORunConfig):
+    "A TRL `rollout_func`: one completion per prompt, sampled from the model being trained under `grammar`."
+    from wandering_light.models import generate, _prompt_ids
+    def rollout(prompts: list[str], trainer) -> dict:
+        model, tok = trainer.accelerator.unwrap_model(trainer.model), trainer.processing_class
+        gens = generate(model, tok, prompts, max_new_tokens=cfg.max_completion_length, temperature=cfg.temperature,
+                        logprobs=False, batch_size=len(prompts), grammar=grammar)
+        ends = [[tok.eos_token_id] if g[0].finish_reason == "stop" else [] for g in gens]
+        return {"prompt_ids": _prompt_ids(tok, prompts), "completion_ids": [g[0].token_ids + e for g, e in zip(gens, ends)],
+                "logprobs": None}
+    return rollout
+
 # %% ../../nbs/13_grpo.ipynb #786b42c5
 def run_grpo(cfg: GRPORunConfig, solver=None) -> dict:
     "One GRPO run for the options `cfg` (see `parse_args`); returns the final summary."
@@ -180,8 +196,12 @@ def run_grpo(cfg: GRPORunConfig, solver=None) -> dict:
         ds, rewards, solver = grpo_data(cfg, tr, data, model, tok, solver)
         cfg.reward_weights = rewards.reward_weights
         callbacks = tr.callbacks(GroupSpreadCallback(rewards, tr.run), eval_callback(cfg, data, tok, tr, True, solver))
-        trainer = GRPOTrainer(model=model, reward_funcs=rewards.functions(), args=cfg, train_dataset=ds,
-                              processing_class=tok, callbacks=callbacks, peft_config=tr.peft_config())
+        rollout = grammar_rollout(P.ProposalGrammar(max_length=4), cfg) if cfg.constrained else None
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=".*rollout_func.*")      # TRL marks it experimental
+            trainer = GRPOTrainer(model=model, reward_funcs=rewards.functions(), args=cfg, train_dataset=ds,
+                                  processing_class=tok, callbacks=callbacks, peft_config=tr.peft_config(),
+                                  rollout_func=rollout)
         if not tr.train(trainer, train_prompts=len(ds), heldout_tasks=len(data["heldout"])): return tr.stopped
         rew = tr.run.events("rewards")
         s = tr.summary(task=cfg.task, zero_spread_share=statistics.fmean(e["zero_spread_share"] for e in rew) if rew else None)

@@ -78,6 +78,8 @@ class SelfPlayConfig:
     round_tasks: int | None = _opt(None, "tasks the solver trains on each round (default: every certified proposal, topped "
                                    "up to --min-tasks); set it to compare arms on equal data", min=1)
     proposer_temperature: float = _opt(1.0, "sampling temperature of proposals")
+    constrained: bool = _opt(False, "sample proposals under the proposal grammar (prompts.ProposalGrammar), in the "
+                             "proposer's GRPO and in its figures: every proposal parses and type-checks")
     learnability_depth_power: float = _opt(0.0, "the proposer's learnability times (certified distance / 4) to this power "
                                            "(0: every distance alike)", min=0)
     novelty_window: int = _opt(0, "a proposal repeating one of the proposer's last N valid ones earns less novelty (0: off)", min=0)
@@ -133,7 +135,8 @@ def track_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, prop
         proposer = start_model(proposer_path, cfg.seed)[:2]
         e["proposer_model"] = proposer_path
         e["proposer"] = evaluate_proposer(*proposer, *solver, base, cfg.proposer_samples, cfg.solver_attempts, seed=cfg.seed,
-                                          temperature=cfg.proposer_temperature, attempt_fn=_attempt_fn(cfg, solver)).figures()
+                                          temperature=cfg.proposer_temperature, attempt_fn=_attempt_fn(cfg, solver),
+                                          constrained=cfg.constrained).figures()
     run.log("round", key=f"round-{k}", **e)
     return e
 
@@ -182,7 +185,7 @@ def play_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, propo
         _grpo(rd / "proposer", proposer_path, run.path / "pool.jsonl.gz", cfg.proposer_steps, "proposer", cfg, solver=solver,
               learning_rate=cfg.proposer_lr, temperature=cfg.proposer_temperature, solver_attempts=cfg.solver_attempts,
               solver_stepwise=cfg.solver_kind == "stepwise", learnability_depth_power=cfg.learnability_depth_power,
-              novelty_window=cfg.novelty_window)
+              novelty_window=cfg.novelty_window, constrained=cfg.constrained)
         got, proposer_path = harvest(rd / "proposer" / "results" / "completions.jsonl", exclude), str(rd / "proposer" / "model")
     tasks, f = round_tasks(cfg, k, got, base), rd / "tasks" / "train.jsonl.gz"
     if not f.exists():
