@@ -21,7 +21,8 @@ is the rest (the learnability spread, distinct_rate, the distance mix). A propos
 hand-written check (not kept; `evaluate_proposer`, 128 proposals at temperature 0.7 from base-task prompts) found the
 round-10 proposer of `--constrained` (selfplay_grammar.json) writing 100% well-formed proposals under the grammar and
 1.6% without it, against 43% without it for the starting proposer and 89% for round 10 of selfplay_own.json (GRPO's loss
-reads the model's own log-probabilities, so the tokens the grammar masks are never pushed down; see the GRPO chapter).
+reads the model's own log-probabilities, and a masked token is never sampled, so never the one a negative advantage
+pushes down; see the GRPO chapter).
 A variant of the proposer's reward (`--depth-power`, `--novelty-window`: see `training.reward`) is measured in its own
 run directory from the same start (`--start-from`: an earlier run's data and starting models, whose stages are not run
 again) and saved under its own name (`--name`).

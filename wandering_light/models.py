@@ -468,7 +468,8 @@ def generate(model, tokenizer, prompts: str | Sequence[str], max_new_tokens: int
             idx = order[s:s + batch_size]
             ids, mask = _left_pad([p_ids[i] for i in idx], pad, dev)
             crit = StoppingCriteriaList([_StopOnStrings(tokenizer, stops, ids.shape[1])]) if stops else None
-            lp = LogitsProcessorList([GrammarLogits(grammar, pieces, ids.shape[1], max_new_tokens, eos_ids)]) if grammar else None
+            lp = (LogitsProcessorList([GrammarLogits(grammar, pieces, ids.shape[1], max_new_tokens, eos_ids)])
+                  if grammar is not None else None)
             out = model.generate(input_ids=ids, attention_mask=mask, generation_config=cfg, stopping_criteria=crit,
                                  logits_processor=lp)
             new = out.sequences[:, ids.shape[1]:]

@@ -151,7 +151,8 @@ def evaluate_proposer(model, tokenizer, solver=None, solver_tokenizer=None, pool
                       temperature: float = 1.0, solver_temperature: float = 1.0, max_new_tokens: int = 96,
                       batch_size: int = 32, functions: FunctionDefSet | None = None, progress: bool = False,
                       attempt_fn=None, constrained: bool = False) -> ProposerEval:
-    "Sample `num_samples` proposals from `model` (under the proposal grammar if `constrained`) and score them against the `solver` model, or `attempt_fn` (see above)."
+    """Sample `num_samples` proposals from `model` (under the proposal grammar if `constrained`) and score them against
+    the `solver` model, or `attempt_fn` (see above)."""
     from wandering_light.models import generate
     pool = list(pool) if pool is not None else read_tasks(DEFAULT_EVAL_SET)
     prompts = proposer_prompts(pool, num_samples, n_examples, seed)

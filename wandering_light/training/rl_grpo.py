@@ -81,7 +81,8 @@ def validate(self: GRPORunConfig):
                                                 "(an SFT checkpoint, e.g. runs/sft-induction/model)")
     b, g = self.per_device_train_batch_size, self.num_generations
     if g and b % g: raise UserError(f"--batch-size ({b}) must be a multiple of --num-generations ({g})")
-    if self.constrained and self.task != "proposer": raise UserError("--constrained samples proposals: it needs --task proposer")
+    if self.constrained and self.task != "proposer":
+        raise UserError("--constrained samples proposals: it needs --task proposer")
     TrainOptions.validate(self)
 
 # %% ../../nbs/13_grpo.ipynb #7612cd8b
@@ -174,12 +175,13 @@ def grpo_data(cfg: GRPORunConfig, tr: TrainRun, data: dict, model, tok, solver=N
 # %% ../../nbs/13_grpo.ipynb #e3ab4bed
 def grammar_rollout(grammar, cfg: GRPORunConfig):
     "A TRL `rollout_func`: one completion per prompt, sampled from the model being trained under `grammar`."
-    from wandering_light.models import generate, _prompt_ids
+    from wandering_light.models import generate, _prompt_ids, _eos_ids
     def rollout(prompts: list[str], trainer) -> dict:
         model, tok = trainer.accelerator.unwrap_model(trainer.model), trainer.processing_class
         gens = generate(model, tok, prompts, max_new_tokens=cfg.max_completion_length, temperature=cfg.temperature,
                         logprobs=False, batch_size=len(prompts), grammar=grammar)
-        ends = [[tok.eos_token_id] if g[0].finish_reason == "stop" else [] for g in gens]
+        eos = _eos_ids(model, tok, False)                   # what ended a finished completion: TRL masks after it
+        ends = [[eos[0] if isinstance(eos, list) else eos] if g[0].finish_reason == "stop" else [] for g in gens]
         return {"prompt_ids": _prompt_ids(tok, prompts), "completion_ids": [g[0].token_ids + e for g, e in zip(gens, ends)],
                 "logprobs": None}
     return rollout
