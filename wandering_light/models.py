@@ -402,31 +402,15 @@ def token_pieces(tokenizer) -> list[str | None]:
         raise UserError("constrained decoding needs a tokenizer whose tokens decode to pieces that join into the text")
     return pieces
 
-def _depth(text: str) -> int:
-    "How many brackets are open at the end of `text` (brackets inside quotes not counted)."
-    d, quote, esc = 0, None, False
-    for c in text:
-        if quote: esc, quote = (not esc and c == "\\"), (None if c == quote and not esc else quote)
-        elif c in "'\"": quote = c
-        else: d += (c in "[({") - (c in "])}")
-    return d
-
 # %% ../nbs/08_models.ipynb #6414e5c7
 class GrammarLogits(LogitsProcessor):
-    "Masks every token that would leave `grammar` (see above); rows of one batch, their new text after `start`."
-    def __init__(self, grammar, pieces: list, start: int, max_new_tokens: int, eos_ids, top: int = 48):
-        self.g, self.pieces, self.start, self.max_new, self.top = grammar, pieces, start, max_new_tokens, top
-        self.eos = [e for e in (eos_ids if isinstance(eos_ids, list) else [eos_ids]) if e is not None]
-        self.reserve = P.ITEM_CHARS + 2 * grammar.max_length + 5      # a last item, ']\nFunctions: ' and the names
+    "Masks every token that would leave `grammar` (its `allows` and `complete`); rows of one batch, their new text after `start`."
+    def __init__(self, grammar, pieces: list, start: int, max_new_tokens: int, eos: set, top: int = 48):
+        self.g, self.pieces, self.start, self.max_new, self.top, self.eos = grammar, pieces, start, max_new_tokens, top, eos
     def ok(self, text: str, i: int, left: int) -> bool:
         "May token `i` follow `text` with `left` tokens to go?"
         if i in self.eos: return self.g.complete(text)
-        p = self.pieces[i]
-        if not p: return False
-        if p.startswith(","):                                      # a new item or tool: only with room to finish it
-            if "\nFunctions: " in text: return left > 2 and self.g.viable(text + p)
-            if left <= self.reserve and _depth(text) == 1: return False
-        return self.g.viable(text + p)
+        return bool(self.pieces[i]) and self.g.allows(text, self.pieces[i], left)
 
 # %% ../nbs/08_models.ipynb #be97a64b
 @patch
@@ -438,7 +422,7 @@ def __call__(self: GrammarLogits, input_ids, scores):
         if any(t in self.eos for t in row): out[r] = scores[r]; continue          # ended: generate pads it
         text = "".join(self.pieces[t] or "" for t in row)
         ids = [i for i in order[r][:self.top] if self.ok(text, i, left)]
-        ids = ids or [i for i in order[r][self.top:] if self.ok(text, i, left)] or self.eos
+        ids = ids or [i for i in order[r][self.top:] if self.ok(text, i, left)] or sorted(self.eos)
         out[r, ids] = scores[r, ids]
     return out
 
@@ -468,7 +452,7 @@ def generate(model, tokenizer, prompts: str | Sequence[str], max_new_tokens: int
             idx = order[s:s + batch_size]
             ids, mask = _left_pad([p_ids[i] for i in idx], pad, dev)
             crit = StoppingCriteriaList([_StopOnStrings(tokenizer, stops, ids.shape[1])]) if stops else None
-            lp = (LogitsProcessorList([GrammarLogits(grammar, pieces, ids.shape[1], max_new_tokens, eos_ids)])
+            lp = (LogitsProcessorList([GrammarLogits(grammar, pieces, ids.shape[1], max_new_tokens, eos_set)])
                   if grammar is not None else None)
             out = model.generate(input_ids=ids, attention_mask=mask, generation_config=cfg, stopping_criteria=crit,
                                  logits_processor=lp)

@@ -487,6 +487,7 @@ class ProposalGrammar:
         lists = "|".join(rf"\[{_seq(p, 0, max_items - 1)}\]" for p in ITEM_PATTERNS.values())
         self.head = regex.compile(rf" (?:{lists})\nFunctions: ")
         self.by_name, self.takes, self.max_length, self._types = {f.name: f for f in fs}, {}, max_length, {}
+        self.reserve = ITEM_CHARS + 2 * max_length + 5      # tokens for an item begun now, ']\nFunctions: ' and the tools
         for f in fs: self.takes.setdefault(f.in_cls, []).append(f.name)
     def __repr__(self): return f"ProposalGrammar({len(self.by_name)} tools, at most {self.max_length})"
 
@@ -529,6 +530,24 @@ def complete(self: ProposalGrammar, text: str) -> bool:
     "Is `text` a whole proposal of this grammar (so it may end here)?"
     t, rest = self._split(text)
     return t is not None and rest is not None and self._chain(t, rest, True)
+
+def _depth(text: str) -> int:
+    "How many brackets are open at the end of `text` (brackets inside quotes not counted)."
+    d, quote, esc = 0, None, False
+    for c in text:
+        if quote: esc, quote = (not esc and c == "\\"), (None if c == quote and not esc else quote)
+        elif c in "'\"": quote = c
+        else: d += (c in "[({") - (c in "])}")
+    return d
+
+@patch
+def allows(self: ProposalGrammar, text: str, piece: str, left: int) -> bool:
+    "May `piece` follow `text` with `left` tokens to go, this one included? A new item or tool only with room to finish."
+    if piece.startswith(","):
+        if "\nFunctions: " in text:
+            if left <= 2: return False
+        elif left <= self.reserve and _depth(text) == 1: return False
+    return self.viable(text + piece)
 
 # %% ../nbs/07_prompts.ipynb #fd177b69
 def chat_messages(prompt: str, system: str | None = None) -> list[dict]:

@@ -198,7 +198,7 @@ def run_grpo(cfg: GRPORunConfig, solver=None) -> dict:
         ds, rewards, solver = grpo_data(cfg, tr, data, model, tok, solver)
         cfg.reward_weights = rewards.reward_weights
         callbacks = tr.callbacks(GroupSpreadCallback(rewards, tr.run), eval_callback(cfg, data, tok, tr, True, solver))
-        rollout = grammar_rollout(P.ProposalGrammar(max_length=4), cfg) if cfg.constrained else None
+        rollout = grammar_rollout(P.ProposalGrammar(), cfg) if cfg.constrained else None
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message=".*rollout_func.*")      # TRL marks it experimental
             trainer = GRPOTrainer(model=model, reward_funcs=rewards.functions(), args=cfg, train_dataset=ds,
