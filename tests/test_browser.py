@@ -105,7 +105,8 @@ def shot(page, run_dir, name):
     page.set_viewport_size({"width": 1280, "height": 900})
 
 def table_rows(page, selector) -> list[list[str]]:
-    "The cell texts of the first table under `selector` (header row first)."
+    "The cell texts of the first table under `selector` (header row first), once the table is there."
+    page.locator(selector).first.locator("table").first.wait_for()
     return page.locator(selector).first.evaluate(
         "el => Array.from(el.querySelector('table').rows).map(r => Array.from(r.cells).map(c => c.innerText.trim()))")
 

@@ -232,7 +232,7 @@ def jump_error(self: TraceStepper, d: int):
 # %% ../../nbs/30d_widgets_traces.ipynb #c3b556e7
 @patch
 def go(self: TraceStepper, index: int):
-    "Show block `index` of the current trace."
+    "Show block `index` of the current trace; the position line is set last, so once it names the block the views show it."
     t = self.trace
     if not t or not t["blocks"]:
         self.position.value = '<span class="wl-muted">no blocks</span>'
@@ -242,9 +242,6 @@ def go(self: TraceStepper, index: int):
     b, ctx, shown = t["blocks"][index], self.context[index], self.shown
     k = shown.index(index) + 1 if index in shown else None
     where = f"{k} of {len(shown)} shown" if k else "hidden by the filter"
-    self.position.value = (f'<div class="wl-h">block {index} of {len(t["blocks"]) - 1} · {esc(b["type"])}'
-                           f'{" · " + esc(b["title"]) if b.get("title") else ""} · tick {esc(b.get("tick"))}</div>'
-                           f'<span class="wl-muted">{where}; {_n(len(self.problems), "problem")}</span>')
     self.block_view.value = pre(render_block(b))
     self.state_view.value = html_table(["state", "values"], [
         ["before", Html(f'<span class="wl-value">{esc(_value(ctx["before"]))}</span>')],
@@ -253,6 +250,9 @@ def go(self: TraceStepper, index: int):
     self.expect_view.value = self._expectation(t, ctx)
     self._show_choice(b, ctx, index)
     self._enable(index)
+    self.position.value = (f'<div class="wl-h">block {index} of {len(t["blocks"]) - 1} · {esc(b["type"])}'
+                           f'{" · " + esc(b["title"]) if b.get("title") else ""} · tick {esc(b.get("tick"))}</div>'
+                           f'<span class="wl-muted">{where}; {_n(len(self.problems), "problem")}</span>')
 
 # %% ../../nbs/30d_widgets_traces.ipynb #aae15b79
 @patch
