@@ -23,11 +23,11 @@ round-10 proposer of `--constrained` (selfplay_grammar.json) writing 100% well-f
 1.6% without it, against 43% without it for the starting proposer and 89% for round 10 of selfplay_own.json (GRPO's loss
 reads the model's own log-probabilities, and a masked token is never sampled, so never the one a negative advantage
 pushes down; see the GRPO chapter).
-A variant of the proposer's reward (`--depth-power`, `--novelty-window`: see `training.reward`) is measured in its own
+A variant of the proposer's reward (`--depth-power`, `--novelty-window`, `--novelty-by`: see `training.reward`) is measured in its own
 run directory from the same start (`--start-from`: an earlier run's data and starting models, whose stages are not run
 again) and saved under its own name (`--name`).
 Usage: python benchmarks/selfplay.py [--save] [--rounds 10] [--solver-minutes 6] [--proposer-minutes 4] [--run-dir DIR]
-                                     [--depth-power P] [--novelty-window N] [--solver-labels oracle|own] [--start-from DIR]
+                                     [--depth-power P] [--novelty-window N] [--novelty-by pipeline|tool] [--solver-labels oracle|own] [--start-from DIR]
                                      [--constrained] [--solver-attempts 4] [--seed 0] [--name selfplay]
 """
 import argparse, json, shutil, statistics, sys
@@ -79,6 +79,8 @@ def main(argv):
     ap.add_argument("--run-dir", default="runs/bench-selfplay")
     ap.add_argument("--depth-power", type=float, default=0.0, help="the proposer's learnability times (distance / 4) ** P")
     ap.add_argument("--novelty-window", type=int, default=0, help="repeats of the last N valid proposals earn less novelty")
+    ap.add_argument("--novelty-by", default="pipeline", choices=["pipeline", "tool"],
+                    help="what the novelty window counts as a repeat: the input type and pipeline, or each tool")
     ap.add_argument("--solver-labels", default="oracle", choices=["oracle", "own"],
                     help="the solver learns from search's optimal next tools (oracle) or its own shortest successful rollouts (own)")
     ap.add_argument("--solver-attempts", type=int, default=4, help="the solver's sampled rollouts per task: the proposer's "
@@ -103,6 +105,7 @@ def main(argv):
          "--solver-attempts", str(a.solver_attempts), "--solver-lr", str(a.solver_lr), "--proposer-lr", str(a.proposer_lr),
          "--data", str(base / "data"), "--eval-tasks", str(a.eval_tasks), "--proposer-samples", "64",
          "--learnability-depth-power", str(a.depth_power), "--novelty-window", str(a.novelty_window),
+         "--novelty-by", a.novelty_by,
          "--proposer-temperature", str(a.proposer_temperature), "--solver-labels", a.solver_labels, "--run-dir", str(sp),
          *(["--constrained"] if a.constrained else []),
          "--threads", str(a.threads), "--seed", str(a.seed), "--quiet", *(["--resume"] if (sp / "config.json").exists() else [])])))
@@ -112,7 +115,8 @@ def main(argv):
         "recipe": {"rounds": a.rounds, "round_tasks": a.round_tasks, "solver_steps": a.solver_steps, "solver_batch": 64,
                    "solver_lr": a.solver_lr, "proposer_steps": a.proposer_steps, "proposer_batch": 32,
                    "proposer_lr": a.proposer_lr, "proposer_temperature": a.proposer_temperature, "solver_attempts": a.solver_attempts,
-                   "learnability_depth_power": a.depth_power, "novelty_window": a.novelty_window, "solver_labels": a.solver_labels,
+                   "learnability_depth_power": a.depth_power, "novelty_window": a.novelty_window,
+                   "novelty_by": a.novelty_by, "solver_labels": a.solver_labels,
                    "constrained": a.constrained, "start_from": a.start_from, "seed": a.seed}}
     if a.save: shutil.copy(sp / "plots" / "arms.png", Path(__file__).parent / "results" / f"{a.name}_arms.png")
     report(a.name, figures, argv, script="selfplay")

@@ -24,7 +24,7 @@ __all__ = ['FORMAT_PENALTIES', 'INDUCTION_WEIGHTS', 'PROPOSAL_WEIGHTS', 'STEP_WE
            'format_penalty', 'InductionScore', 'weighted_total', 'is_canonical', 'score_induction', 'solve_rate',
            'learnability_reward', 'depth_weight', 'proposal_validity', 'novelty_reward', 'ProposalScore',
            'check_proposal', 'finish_proposal', 'score_proposal', 'group_stats', 'zero_spread_share', 'CompletionLog',
-           'InductionRewards', 'ProposalRewards', 'StepScore', 'StepRewards']
+           'InductionRewards', 'ProposalRewards', 'tool_repeats', 'StepScore', 'StepRewards']
 
 # %% ../../nbs/11_rewards.ipynb #3cd6de2a
 def correctness_reward(output: TypedList | None, target: TypedList) -> float:
@@ -415,9 +415,12 @@ class ProposalRewards(_RewardSet):
     task, weights = "proposal", PROPOSAL_WEIGHTS
     def __init__(self, attempt_fn: Callable[[list[InductionTask]], list[list[bool]]] | None,
                  functions: FunctionDefSet | None = None, log: CompletionLog | str | Path | None = None,
-                 weights: dict | None = None, max_length: int = 4, depth_power: float = 0.0, novelty_window: int = 0):
+                 weights: dict | None = None, max_length: int = 4, depth_power: float = 0.0, novelty_window: int = 0,
+                 novelty_by: str = "pipeline"):
         super().__init__(log)
         self.attempt_fn, self.max_length, self.depth_power, self.window = attempt_fn, max_length, depth_power, novelty_window
+        if novelty_by not in ("pipeline", "tool"): raise ValueError(f"novelty_by is 'pipeline' or 'tool', not {novelty_by!r}")
+        self.novelty_by = novelty_by
         self.fs = functions if functions is not None else default_functions()
         self.executor = Executor(self.fs)
         if weights is not None: self.weights = dict(weights)
@@ -432,22 +435,34 @@ def recent(self: ProposalRewards) -> list[tuple]:
     "The signatures of the last `novelty_window` valid proposals (none when the window is off)."
     return [_signature(t) for _, t in self.accepted[-self.window:]] if self.window else []
 
+def tool_repeats(tasks: Sequence[InductionTask], recent: Sequence[InductionTask] = ()) -> list[float]:
+    "For each task, the mean over its distinct tools of how many of the other `tasks` and the `recent` ones use that tool."
+    uses = Counter(n for t in [*recent, *tasks] for n in set(t.functions or []))
+    return [statistics.fmean(uses[n] - 1 for n in set(t.functions)) if t.functions else 0.0 for t in tasks]
+
 # %% ../../nbs/11_rewards.ipynb #f1a4fbba
 @patch
 def score(self: ProposalRewards, prompts, completions, columns) -> list[ProposalScore]:
     """Check every proposal, let `attempt_fn` attempt the valid ones in one call, and finish their scores (with a
-    `novelty_window`, a proposal's novelty is divided by one more than the times its signature is among the recent
-    valid proposals and the batch's other ones)."""
+    `novelty_window`, a proposal's novelty is divided by one more than its repeats among the recent valid proposals
+    and the batch's other ones: of its signature, or with `novelty_by='tool'` the mean repeats of its tools)."""
     exs = columns.get("examples") or [None] * len(completions)
     cache: dict = {}
     checked = [check_proposal(c, cache.setdefault(id(e), _examples(e)) if isinstance(e, str) else _examples(e),
                               self.fs, self.executor, self.max_length) for c, e in zip(completions, exs)]
     valid = [s for s in checked if s.valid]
     attempts = self.attempt_fn([s.task for s in valid]) if (valid and self.attempt_fn is not None) else []
-    it, seen = iter(attempts), Counter(self.recent) + Counter(_signature(s.task) for s in valid)
+    it, reps = iter(attempts), iter(self._repeats([s.task for s in valid]))
     return [finish_proposal(s, next(it) if s.valid and self.attempt_fn is not None else None, self.weights,
-                            self.depth_power, self.max_length, seen[_signature(s.task)] - 1 if s.valid and self.window else 0)
-            for s in checked]
+                            self.depth_power, self.max_length, next(reps) if s.valid else 0) for s in checked]
+
+@patch
+def _repeats(self: ProposalRewards, tasks: list[InductionTask]) -> list[float]:
+    "Each valid proposal's repeats among the window's proposals and the batch's others (zeros when the window is off)."
+    if not self.window: return [0] * len(tasks)
+    if self.novelty_by == "tool": return tool_repeats(tasks, [t for _, t in self.accepted[-self.window:]])
+    seen = Counter(self.recent) + Counter(map(_signature, tasks))
+    return [seen[_signature(t)] - 1 for t in tasks]
 
 @patch
 def _record(self: ProposalRewards, prompts, columns):

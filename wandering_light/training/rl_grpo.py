@@ -56,6 +56,8 @@ class GRPORunConfig(TrainOptions, GRPOConfig):
                                            "(0: every distance alike; 1: a one-tool task earns a quarter)", min=0)
     novelty_window: int = _opt(0, "proposer task: a proposal repeating one of the last N valid ones (its input type and "
                                "pipeline) earns 1/(1 + repeats) of its novelty (0: off)", min=0)
+    novelty_by: str = _opt("pipeline", "proposer task: what --novelty-window counts as a repeat, the same input type and "
+                           "pipeline, or each tool of the pipeline (the mean repeats of its tools)", choices=["pipeline", "tool"])
     solver_stepwise: bool = _opt(False, "proposer task: the solver attempts step-wise (sampled rollouts that see each "
                                  "result) instead of writing whole pipelines")
     constrained: bool = _opt(False, "proposer task: sample proposals under the proposal grammar (prompts.ProposalGrammar), "
@@ -169,7 +171,8 @@ def grpo_data(cfg: GRPORunConfig, tr: TrainRun, data: dict, model, tok, solver=N
         if not cfg.solver_model: raise UserError("--task proposer needs --solver-model (the solver that rates proposals)")
         solver = start_model(cfg.solver_model, cfg.seed)[:2]
     rewards = ProposalRewards(_proposal_attempts(solver[0], solver[1], cfg.solver_attempts, cfg.seed, cfg.solver_stepwise), log=log,
-                              depth_power=cfg.learnability_depth_power, novelty_window=cfg.novelty_window)
+                              depth_power=cfg.learnability_depth_power, novelty_window=cfg.novelty_window,
+                              novelty_by=cfg.novelty_by)
     return proposer_dataset(data["train"]), rewards, solver
 
 # %% ../../nbs/13_grpo.ipynb #e3ab4bed

@@ -83,6 +83,8 @@ class SelfPlayConfig:
     learnability_depth_power: float = _opt(0.0, "the proposer's learnability times (certified distance / 4) to this power "
                                            "(0: every distance alike)", min=0)
     novelty_window: int = _opt(0, "a proposal repeating one of the proposer's last N valid ones earns less novelty (0: off)", min=0)
+    novelty_by: str = _opt("pipeline", "what --novelty-window counts as a repeat: the same input type and pipeline, or "
+                           "each tool (the mean repeats of the proposal's tools)", choices=["pipeline", "tool"])
     batch_size: int = _opt(32, "completions per GRPO step", min=1)
     num_generations: int = _opt(8, "completions per prompt (the group size)", min=1)
     min_tasks: int = _opt(32, "top the harvest up to this many tasks from the base data", min=0)
@@ -185,7 +187,7 @@ def play_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, propo
         _grpo(rd / "proposer", proposer_path, run.path / "pool.jsonl.gz", cfg.proposer_steps, "proposer", cfg, solver=solver,
               learning_rate=cfg.proposer_lr, temperature=cfg.proposer_temperature, solver_attempts=cfg.solver_attempts,
               solver_stepwise=cfg.solver_kind == "stepwise", learnability_depth_power=cfg.learnability_depth_power,
-              novelty_window=cfg.novelty_window, constrained=cfg.constrained)
+              novelty_window=cfg.novelty_window, novelty_by=cfg.novelty_by, constrained=cfg.constrained)
         got, proposer_path = harvest(rd / "proposer" / "results" / "completions.jsonl", exclude), str(rd / "proposer" / "model")
     tasks, f = round_tasks(cfg, k, got, base), rd / "tasks" / "train.jsonl.gz"
     if not f.exists():
