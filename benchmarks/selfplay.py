@@ -23,12 +23,13 @@ round-10 proposer of `--constrained` (selfplay_grammar.json) writing 100% well-f
 1.6% without it, against 43% without it for the starting proposer and 89% for round 10 of selfplay_own.json (GRPO's loss
 reads the model's own log-probabilities, and a masked token is never sampled, so never the one a negative advantage
 pushes down; see the GRPO chapter).
-A variant of the proposer's reward (`--depth-power`, `--novelty-window`, `--novelty-by`: see `training.reward`) is measured in its own
-run directory from the same start (`--start-from`: an earlier run's data and starting models, whose stages are not run
-again) and saved under its own name (`--name`).
+A variant of the proposer's reward (`--depth-power`, `--novelty-window`, `--novelty-by`: see `training.reward`) is
+measured in its own run directory from the same start (`--start-from`: an earlier run's data and starting models, whose
+stages are not run again) and saved under its own name (`--name`).
 Usage: python benchmarks/selfplay.py [--save] [--rounds 10] [--solver-minutes 6] [--proposer-minutes 4] [--run-dir DIR]
-                                     [--depth-power P] [--novelty-window N] [--novelty-by pipeline|tool] [--solver-labels oracle|own] [--start-from DIR]
-                                     [--constrained] [--solver-attempts 4] [--seed 0] [--name selfplay]
+                                     [--depth-power P] [--novelty-window N] [--novelty-by pipeline|tool]
+                                     [--solver-labels oracle|own] [--start-from DIR] [--constrained] [--solver-attempts 4]
+                                     [--seed 0] [--name selfplay]
 """
 import argparse, json, shutil, statistics, sys
 from pathlib import Path
