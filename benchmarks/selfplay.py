@@ -26,8 +26,12 @@ pushes down; see the GRPO chapter).
 A variant of the proposer's reward (`--depth-power`, `--novelty-window`, `--novelty-by`: see `training.reward`) is
 measured in its own run directory from the same start (`--start-from`: an earlier run's data and starting models, whose
 stages are not run again) and saved under its own name (`--name`).
+With `--ask-lengths 1,2,3` each proposer prompt names the number of functions to use, in turn, and only a proposal of
+that certified distance earns learnability: the loop, not the proposer, sets the depth mix. The start proposer first
+learns such prompts (`wl sft --task proposer --ask-length`, --ask-minutes from its checkpoint; stage `proposer_ask`).
 Usage: python benchmarks/selfplay.py [--save] [--rounds 10] [--solver-minutes 6] [--proposer-minutes 4] [--run-dir DIR]
                                      [--depth-power P] [--novelty-window N] [--novelty-by pipeline|tool]
+                                     [--ask-lengths 1,2,3] [--ask-minutes 3]
                                      [--solver-labels oracle|own] [--start-from DIR] [--constrained] [--solver-attempts 4]
                                      [--seed 0] [--name selfplay]
 """
@@ -89,6 +93,9 @@ def main(argv):
     ap.add_argument("--constrained", action="store_true", help="the proposer samples under the proposal grammar")
     ap.add_argument("--start-from", default=None, help="an earlier run directory of this benchmark: its data and start models")
     ap.add_argument("--seed", type=int, default=0, help="wl selfplay's seed: both arms' sampling, their task draws and the held-out sample")
+    ap.add_argument("--ask-lengths", default=None, help="each proposer prompt asks for a task of this many functions, in "
+                    "turn (e.g. 1,2,3); the start proposer first learns such prompts for --ask-minutes")
+    ap.add_argument("--ask-minutes", type=float, default=3.0, help="SFT of the start proposer on prompts that name their target's length")
     ap.add_argument("--name", default="selfplay", help="results file: benchmarks/results/NAME.json (and NAME_arms.png)")
     a = ap.parse_args(argv)
     import torch
@@ -98,9 +105,11 @@ def main(argv):
     start = start_models(base, a)
     if a.only_start: print(json.dumps(start, indent=1, default=str)[:3000]); return
     from wandering_light.training.selfplay import parse_args as sp_args, run_selfplay
+    proposer = base / ("proposer1" if a.proposer_minutes2 else "proposer0") / "model"
+    if a.ask_lengths: proposer = Path(ask_proposer(run, proposer, a)["result"]["model"])
     sp = run / "selfplay"
     res = stage(run, "selfplay", lambda: run_selfplay(sp_args(
-        ["--solver-model", str(base / "solver0" / "model"), "--proposer-model", str(base / ("proposer1" if a.proposer_minutes2 else "proposer0") / "model"),
+        ["--solver-model", str(base / "solver0" / "model"), "--proposer-model", str(proposer),
          "--solver-kind", "stepwise", "--control", "--rounds", str(a.rounds), "--proposer-steps", str(a.proposer_steps),
          "--solver-steps", str(a.solver_steps), "--batch-size", "32", "--num-generations", "8", "--round-tasks", str(a.round_tasks),
          "--solver-attempts", str(a.solver_attempts), "--solver-lr", str(a.solver_lr), "--proposer-lr", str(a.proposer_lr),
@@ -108,19 +117,42 @@ def main(argv):
          "--learnability-depth-power", str(a.depth_power), "--novelty-window", str(a.novelty_window),
          "--novelty-by", a.novelty_by,
          "--proposer-temperature", str(a.proposer_temperature), "--solver-labels", a.solver_labels, "--run-dir", str(sp),
-         *(["--constrained"] if a.constrained else []),
+         *(["--constrained"] if a.constrained else []), *(["--ask-lengths", a.ask_lengths] if a.ask_lengths else []),
          "--threads", str(a.threads), "--seed", str(a.seed), "--quiet", *(["--resume"] if (sp / "config.json").exists() else [])])))
     final = stage(run, "upstream", lambda: upstream_eval(sp, a.rounds, base))["result"]
-    figures = summarise(res["result"], final, start, sp) | {"heldout_tasks": a.eval_tasks, "threads": a.threads,
+    figures = summarise(res["result"], final, start, sp, run if a.ask_lengths else None) | {"heldout_tasks": a.eval_tasks, "threads": a.threads,
         "plot": f"benchmarks/results/{a.name}_arms.png (a copy of RUN/selfplay/plots/arms.png)",
         "recipe": {"rounds": a.rounds, "round_tasks": a.round_tasks, "solver_steps": a.solver_steps, "solver_batch": 64,
                    "solver_lr": a.solver_lr, "proposer_steps": a.proposer_steps, "proposer_batch": 32,
                    "proposer_lr": a.proposer_lr, "proposer_temperature": a.proposer_temperature, "solver_attempts": a.solver_attempts,
                    "learnability_depth_power": a.depth_power, "novelty_window": a.novelty_window,
                    "novelty_by": a.novelty_by, "solver_labels": a.solver_labels,
-                   "constrained": a.constrained, "start_from": a.start_from, "seed": a.seed}}
+                   "constrained": a.constrained, "start_from": a.start_from, "seed": a.seed,
+                   "ask_lengths": a.ask_lengths, "ask_minutes": a.ask_minutes if a.ask_lengths else None}}
     if a.save: shutil.copy(sp / "plots" / "arms.png", Path(__file__).parent / "results" / f"{a.name}_arms.png")
     report(a.name, figures, argv, script="selfplay")
+
+def ask_proposer(run: Path, start: Path, a) -> dict:
+    "The start proposer, taught for --ask-minutes more on prompts that name their target's length (stage `proposer_ask`)."
+    from wandering_light.training.sft import parse_args as sft_args, run_sft
+    d = run / "proposer-ask"
+    return stage(run, "proposer_ask", lambda: run_sft(sft_args(
+        ["--task", "proposer", "--ask-length", "--model-name", str(start), "--data", str(Path(a.start_from or run) / "data"),
+         "--run-dir", str(d), "--time-limit", str(a.ask_minutes), "--max-steps", str(int(a.ask_minutes * 60 / 0.6)),
+         "--batch-size", "64", "--learning-rate", "1e-3", "--warmup-ratio", "0.02", "--max-length", "256", "--no-eval", "--quiet",
+         "--threads", str(a.threads), "--save-steps", "200", "--logging-steps", "50", *(["--resume"] if (d / "config.json").exists() else [])])))
+
+def asked_hits(sp: Path) -> list[dict]:
+    "Per round: the proposer GRPO's certified proposals by asked length, and the share of them at the asked distance."
+    out = []
+    for k in range(1, 1000):
+        f = sp / f"round-{k}" / "proposer" / "results" / "completions.jsonl"
+        if not f.exists(): break
+        rs = [r for r in map(json.loads, f.read_text().splitlines()) if r.get("certified_length") and r.get("asked_length")]
+        by = {n: [r["certified_length"] == n for r in rs if r["asked_length"] == n] for n in sorted({r["asked_length"] for r in rs})}
+        out.append({"round": k, "certified_by_asked": {n: len(v) for n, v in by.items()},
+                    "at_asked_distance": {n: round(statistics.fmean(v), 3) for n, v in by.items() if v}})
+    return out
 
 def upstream_eval(sp: Path, rounds: int, base: Path) -> dict:
     "Both arms' last solvers (and the common start), greedy step-wise on the upstream 480-task set."
@@ -134,7 +166,7 @@ def upstream_eval(sp: Path, rounds: int, base: Path) -> dict:
         out[name] = {"success_rate": round(r["success_rate"], 4), "by_distance": {d: round(v["success_rate"], 3) for d, v in r["by_distance"].items()}}
     return out
 
-def summarise(res: dict, upstream: dict, start: dict, sp: Path) -> dict:
+def summarise(res: dict, upstream: dict, start: dict, sp: Path, ask_run: Path | None = None) -> dict:
     "The figures: both curves, the gap, the proposer's figures per round and their worst over the rounds."
     from wandering_light.utils import RunDir
     rounds, control = res["rounds"], res["control"]
@@ -161,7 +193,8 @@ def summarise(res: dict, upstream: dict, start: dict, sp: Path) -> dict:
                   "proposer_train_minutes": round(sum(start[k]["result"]["train_seconds"] for k in ("proposer0", "proposer1")
                                                       if start.get(k)) / 60, 2)},
         "arm_wall_minutes_round_0_to_last": {"selfplay": span(sp), "control": span(sp / "control")},
-    }
+    } | ({"asked_lengths_by_round": asked_hits(sp), "proposer_ask_train_minutes":
+          round(json.loads((ask_run / "stages.json").read_text())["proposer_ask"]["result"]["train_seconds"] / 60, 2)} if ask_run else {})
 
 if __name__ == "__main__":
     main(sys.argv[1:])

@@ -404,13 +404,15 @@ def token_pieces(tokenizer) -> list[str | None]:
 
 # %% ../nbs/08_models.ipynb #6414e5c7
 class GrammarLogits(LogitsProcessor):
-    "Masks every token that would leave `grammar` (its `allows` and `complete`); rows of one batch, their new text after `start`."
+    """Masks every token that would leave `grammar` (its `allows` and `complete`), or each row's own grammar when given a
+    list; rows of one batch, their new text after `start`."""
     def __init__(self, grammar, pieces: list, start: int, max_new_tokens: int, eos: set, top: int = 48):
         self.g, self.pieces, self.start, self.max_new, self.top, self.eos = grammar, pieces, start, max_new_tokens, top, eos
-    def ok(self, text: str, i: int, left: int) -> bool:
-        "May token `i` follow `text` with `left` tokens to go?"
-        if i in self.eos: return self.g.complete(text)
-        return bool(self.pieces[i]) and self.g.allows(text, self.pieces[i], left)
+    def ok(self, text: str, i: int, left: int, g=None) -> bool:
+        "May token `i` follow `text` with `left` tokens to go (under grammar `g`, default the one grammar)?"
+        g = g or self.g
+        if i in self.eos: return g.complete(text)
+        return bool(self.pieces[i]) and g.allows(text, self.pieces[i], left)
 
 # %% ../nbs/08_models.ipynb #be97a64b
 @patch
@@ -420,9 +422,9 @@ def __call__(self: GrammarLogits, input_ids, scores):
     order = torch.argsort(scores, -1, descending=True).tolist()
     for r, row in enumerate(input_ids[:, self.start:].tolist()):
         if any(t in self.eos for t in row): out[r] = scores[r]; continue          # ended: generate pads it
-        text = "".join(self.pieces[t] or "" for t in row)
-        ids = [i for i in order[r][:self.top] if self.ok(text, i, left)]
-        ids = ids or [i for i in order[r][self.top:] if self.ok(text, i, left)] or sorted(self.eos)
+        text, g = "".join(self.pieces[t] or "" for t in row), self.g[r] if isinstance(self.g, list) else self.g
+        ids = [i for i in order[r][:self.top] if self.ok(text, i, left, g)]
+        ids = ids or [i for i in order[r][self.top:] if self.ok(text, i, left, g)] or sorted(self.eos)
         out[r, ids] = scores[r, ids]
     return out
 
@@ -432,7 +434,8 @@ def generate(model, tokenizer, prompts: str | Sequence[str], max_new_tokens: int
              top_p: float = 1.0, top_k: int = 0, num_return_sequences: int = 1, stop: str | Sequence[str] | None = None,
              logprobs: bool = True, top_logprobs: int = 0, ignore_eos: bool = False, batch_size: int = 16,
              seed: int | None = None, grammar=None) -> list[list[Generation]]:
-    "Completions for each prompt (`num_return_sequences` each), generated in left-padded batches (under `grammar` if given)."
+    """Completions for each prompt (`num_return_sequences` each), generated in left-padded batches (under `grammar` if
+    given: one, or a list of one per prompt)."""
     prompts = [prompts] if isinstance(prompts, str) else list(prompts)
     _check_sampling(max_new_tokens, temperature, top_p, top_k, num_return_sequences, top_logprobs)
     stops = [stop] if isinstance(stop, str) else [s for s in (stop or []) if s]
@@ -443,6 +446,8 @@ def generate(model, tokenizer, prompts: str | Sequence[str], max_new_tokens: int
     cfg = _generation_config(tokenizer, max_new_tokens, temperature, top_p, top_k, n_gen, eos_ids,
                              bool(logprobs or top_logprobs))
     p_ids, pieces = _prompt_ids(tokenizer, prompts), token_pieces(tokenizer) if grammar is not None else None
+    if isinstance(grammar, (list, tuple)) and len(grammar) != len(prompts):
+        raise ValueError(f"{len(grammar)} grammars for {len(prompts)} prompts: give one, or one per prompt")
     order = sorted(range(len(prompts)), key=lambda i: -len(p_ids[i]))   # similar lengths share a batch
     results: list[list[Generation]] = [[] for _ in prompts]
     devices = [dev.index or 0] if dev.type == "cuda" else []
@@ -452,7 +457,8 @@ def generate(model, tokenizer, prompts: str | Sequence[str], max_new_tokens: int
             idx = order[s:s + batch_size]
             ids, mask = _left_pad([p_ids[i] for i in idx], pad, dev)
             crit = StoppingCriteriaList([_StopOnStrings(tokenizer, stops, ids.shape[1])]) if stops else None
-            lp = (LogitsProcessorList([GrammarLogits(grammar, pieces, ids.shape[1], max_new_tokens, eos_set)])
+            rows = [grammar[i] for i in idx for _ in range(n_gen)] if isinstance(grammar, (list, tuple)) else grammar
+            lp = (LogitsProcessorList([GrammarLogits(rows, pieces, ids.shape[1], max_new_tokens, eos_set)])
                   if grammar is not None else None)
             out = model.generate(input_ids=ids, attention_mask=mask, generation_config=cfg, stopping_criteria=crit,
                                  logits_processor=lp)

@@ -6,7 +6,7 @@ Docs: https://wandering-light.github.io/wandering_light/prompts.html.md"""
 
 # %% ../nbs/07_prompts.ipynb #f9484df8
 from __future__ import annotations
-import ast, json, math, re, warnings
+import ast, functools, json, math, re, warnings
 import regex
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
@@ -27,9 +27,9 @@ __all__ = ['MAX_MESSAGE_CHARS', 'MAX_VALUE_CHARS', 'VALUE_LIMITS', 'PARSE_ERRORS
            'ParsedPipeline', 'parse_completion', 'function_signatures', 'induction_prompt', 'induction_completion',
            'induction_example', 'step_row', 'step_table', 'step_prompt', 'step_completion', 'check_step_format',
            'ParsedStep', 'parse_step', 'world_prompt', 'world_completion', 'world_example', 'proposer_prompt',
-           'proposer_completion', 'proposer_example', 'ParsedProposal', 'parse_proposal', 'ProposalGrammar',
-           'chat_messages', 'synthesis_prompt', 'question_suffix', 'answer_text', 'parse_answer', 'agent_window',
-           'block_type_prompt', 'parse_block_type']
+           'asked_length', 'proposer_completion', 'proposer_example', 'ParsedProposal', 'parse_proposal',
+           'ProposalGrammar', 'prompt_grammars', 'chat_messages', 'synthesis_prompt', 'question_suffix', 'answer_text',
+           'parse_answer', 'agent_window', 'block_type_prompt', 'parse_block_type']
 
 # %% ../nbs/07_prompts.ipynb #1f3ad97b
 def _order_key(x) -> str:
@@ -377,23 +377,35 @@ def _solved_block(t) -> str:
     return (f"Input: {render_typed_list(t.input)}\nFunctions: {_names(t.function_defs)}\n"
             f"Output: {render_typed_list(t.output)}\n\n")
 
-def proposer_prompt(examples: Sequence[Trajectory], style: str = "bare", functions: FunctionDefSet | None = None) -> str:
-    "The prompt asking for a new task, after the solved `examples` (trajectories, or anything with input/function_defs/output)."
+def proposer_prompt(examples: Sequence[Trajectory], style: str = "bare", functions: FunctionDefSet | None = None,
+                    length: int | None = None) -> str:
+    """The prompt asking for a new task, after the solved `examples` (trajectories, or anything with
+    input/function_defs/output); with `length`, a task of that many functions."""
     _check_style(style)
+    if length is not None and (not isinstance(length, int) or length < 1): raise ValueError(f"length must be a positive int, not {length!r}")
     solved = "Solved tasks:\n\n" + "".join(_solved_block(t) for t in examples)
-    if style == "bare": return solved + "New task:\nInput:"
+    tools = f"{length} function" + "s" * (length != 1) if length else ""
+    if style == "bare": return solved + (f"New task of {tools}:" if length else "New task:") + "\nInput:"
     functions = functions if functions is not None else default_functions()
-    return INSTRUCTED_PROPOSER_HEAD + function_signatures(functions) + "\n\n" + solved + INSTRUCTED_PROPOSER_TAIL
+    ask = f"The new task has exactly {tools}. " if length else ""
+    return INSTRUCTED_PROPOSER_HEAD + function_signatures(functions) + "\n\n" + solved + ask + INSTRUCTED_PROPOSER_TAIL
 
 # %% ../nbs/07_prompts.ipynb #d2dcaa5c
+_ASKED = re.compile(r"(?:New task of|The new task has exactly) ([1-9][0-9]*) functions?[:.]")
+
+def asked_length(prompt: str) -> int | None:
+    "The number of functions a proposer prompt asks for (None when it asks none)."
+    m = _ASKED.search(prompt[-400:]) if isinstance(prompt, str) else None
+    return int(m.group(1)) if m else None
+
 def proposer_completion(input: TypedList | list, pipeline) -> str:
     "The completion proposing a task: `' [4, 5]\\nFunctions: inc, double'`."
     return f" {render_typed_list(_as_tl(input))}\nFunctions: {_names(pipeline)}"
 
 def proposer_example(examples: Sequence[Trajectory], new: Trajectory, style: str = "bare",
-                     functions: FunctionDefSet | None = None) -> dict:
-    "A prompt-completion training pair for the proposer: the examples, then `new` as the answer."
-    return {"prompt": proposer_prompt(examples, style, functions),
+                     functions: FunctionDefSet | None = None, ask_length: bool = False) -> dict:
+    "A prompt-completion training pair for the proposer: the examples, then `new` as the answer (its length asked for, if `ask_length`)."
+    return {"prompt": proposer_prompt(examples, style, functions, len(new.function_defs) if ask_length else None),
             "completion": proposer_completion(new.input, new.function_defs)}
 
 # %% ../nbs/07_prompts.ipynb #9af95873
@@ -481,15 +493,17 @@ ITEM_CHARS = 30          # the longest item these patterns allow: bytearray(b'\x
 
 # %% ../nbs/07_prompts.ipynb #132394ce
 class ProposalGrammar:
-    "Proposals `' [values of one type]\nFunctions: f, g'` whose pipeline (1 to `max_length` tools) type-checks on the input."
-    def __init__(self, functions: FunctionDefSet | None = None, max_items: int = 16, max_length: int = 4):
+    "Proposals `' [values of one type]\nFunctions: f, g'` whose pipeline (`min_length` to `max_length` tools) type-checks on the input."
+    def __init__(self, functions: FunctionDefSet | None = None, max_items: int = 16, max_length: int = 4, min_length: int = 1):
+        if not 1 <= min_length <= max_length: raise ValueError(f"need 1 <= min_length <= max_length, not {min_length} and {max_length}")
+        self.min_length = min_length
         fs = functions if functions is not None else default_functions()
         lists = "|".join(rf"\[{_seq(p, 0, max_items - 1)}\]" for p in ITEM_PATTERNS.values())
         self.head = regex.compile(rf" (?:{lists})\nFunctions: ")
         self.by_name, self.takes, self.max_length, self._types = {f.name: f for f in fs}, {}, max_length, {}
         self.reserve = ITEM_CHARS + 2 * max_length + 5      # tokens for an item begun now, ']\nFunctions: ' and the tools
         for f in fs: self.takes.setdefault(f.in_cls, []).append(f.name)
-    def __repr__(self): return f"ProposalGrammar({len(self.by_name)} tools, at most {self.max_length})"
+    def __repr__(self): return f"ProposalGrammar({len(self.by_name)} tools, {self.min_length} to {self.max_length} of them)"
 
 # %% ../nbs/07_prompts.ipynb #7cd863fd
 @patch
@@ -512,7 +526,7 @@ def _chain(self: ProposalGrammar, t: type, rest: str, final: bool) -> bool:
         if f is None or f.in_cls is not t: return False
         t = f.out_cls
     names = self.takes.get(t, ())
-    if final: return len(done) < self.max_length and last in names
+    if final: return self.min_length <= len(done) + 1 <= self.max_length and last in names
     if len(done) >= self.max_length: return False
     if last.endswith(","): return len(done) + 1 < self.max_length and last[:-1] in names     # ', ' half written
     return any(n.startswith(last) for n in names)
@@ -548,6 +562,17 @@ def allows(self: ProposalGrammar, text: str, piece: str, left: int) -> bool:
             if left <= 2: return False
         elif left <= self.reserve and _depth(text) == 1: return False
     return self.viable(text + piece)
+
+# %% ../nbs/07_prompts.ipynb #74713295
+@functools.lru_cache(maxsize=16)
+def _length_grammar(lo: int, hi: int) -> ProposalGrammar: return ProposalGrammar(min_length=lo, max_length=hi)
+
+def prompt_grammars(prompts: Sequence[str], functions: FunctionDefSet | None = None, max_length: int = 4) -> list[ProposalGrammar]:
+    "One grammar per proposer prompt: exactly the length it asks for (`asked_length`), else 1 to `max_length` tools."
+    def one(n):
+        lo, hi = (n, n) if n else (1, max_length)
+        return _length_grammar(lo, hi) if functions is None else ProposalGrammar(functions, min_length=lo, max_length=hi)
+    return [one(asked_length(p)) for p in prompts]
 
 # %% ../nbs/07_prompts.ipynb #fd177b69
 def chat_messages(prompt: str, system: str | None = None) -> list[dict]:

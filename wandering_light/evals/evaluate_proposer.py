@@ -139,26 +139,28 @@ def score_proposals(prompts: Sequence[str], completions: Sequence[str], attempt_
     return _figures([s for s, _ in checked])
 
 # %% ../../nbs/10b_evaluate_proposer.ipynb #275eb6d9
-def proposer_prompts(pool: Sequence[InductionTask], n: int, n_examples: int = 3, seed: int = 0) -> list[str]:
-    "`n` bare proposer prompts, each showing `n_examples` tasks drawn at random from `pool`."
+def proposer_prompts(pool: Sequence[InductionTask], n: int, n_examples: int = 3, seed: int = 0,
+                     lengths: Sequence[int] = ()) -> list[str]:
+    "`n` bare proposer prompts, each showing `n_examples` tasks drawn at random from `pool` (asking for `lengths` in turn, if any)."
     if len(pool) < n_examples: raise UserError(f"the pool has {len(pool)} tasks; a prompt shows {n_examples}")
     rng = random.Random(f"{seed}:proposer-prompts")
-    return [P.proposer_prompt([t.trajectory() for t in rng.sample(list(pool), n_examples)]) for _ in range(n)]
+    return [P.proposer_prompt([t.trajectory() for t in rng.sample(list(pool), n_examples)],
+                              length=lengths[i % len(lengths)] if lengths else None) for i in range(n)]
 
 # %% ../../nbs/10b_evaluate_proposer.ipynb #a3052a61
 def evaluate_proposer(model, tokenizer, solver=None, solver_tokenizer=None, pool: Sequence[InductionTask] | None = None,
                       num_samples: int = 100, solver_attempts: int = 8, n_examples: int = 3, seed: int = 0,
                       temperature: float = 1.0, solver_temperature: float = 1.0, max_new_tokens: int = 96,
                       batch_size: int = 32, functions: FunctionDefSet | None = None, progress: bool = False,
-                      attempt_fn=None, constrained: bool = False) -> ProposerEval:
+                      attempt_fn=None, constrained: bool = False, lengths: Sequence[int] = ()) -> ProposerEval:
     """Sample `num_samples` proposals from `model` (under the proposal grammar if `constrained`) and score them against
     the `solver` model, or `attempt_fn` (see above)."""
     from wandering_light.models import generate
     pool = list(pool) if pool is not None else read_tasks(DEFAULT_EVAL_SET)
-    prompts = proposer_prompts(pool, num_samples, n_examples, seed)
+    prompts = proposer_prompts(pool, num_samples, n_examples, seed, lengths)
     gens = generate(model, tokenizer, prompts, max_new_tokens=max_new_tokens, temperature=temperature,
                     logprobs=False, batch_size=batch_size, seed=seed,
-                    grammar=P.ProposalGrammar(functions) if constrained else None)
+                    grammar=P.prompt_grammars(prompts, functions) if constrained else None)
     if attempt_fn is None and solver is not None:
         def attempt_fn(tasks):
             return sample_attempts(solver, solver_tokenizer, tasks, solver_attempts, solver_temperature,

@@ -153,6 +153,7 @@ class ProposalScore:
     solve_rate: float | None = None
     attempts: int = 0
     components: dict = field(default_factory=dict)
+    asked_length: int | None = None   # the number of functions its prompt asked for (None: not asked)
     reward: float = 0.0
 
     @property
@@ -194,13 +195,16 @@ def check_proposal(completion: str, examples: Sequence[InductionTask] = (), func
 
 # %% ../../nbs/11_rewards.ipynb #76cc683d
 def finish_proposal(s: ProposalScore, successes: Sequence[bool] | None, weights: dict | None = None,
-                    depth_power: float = 0.0, max_length: int = 4, repeats: int = 0) -> ProposalScore:
-    "Fill in the solve rate and learnability from the solver's attempts (None: not attempted), and the total."
+                    depth_power: float = 0.0, max_length: int = 4, repeats: int = 0, asked: int | None = None) -> ProposalScore:
+    """Fill in the solve rate and learnability from the solver's attempts (None: not attempted), and the total; a
+    proposal whose prompt `asked` for a length earns learnability only at that certified distance."""
     if s.valid and repeats: s.components["novelty"] = s.components.get("novelty", 0.0) / (1 + repeats)
+    s.asked_length = asked or None
     if s.valid and successes is not None:
         s.solve_rate, s.attempts = solve_rate(successes), len(successes)
+        on_length = not asked or s.certified_length == asked
         s.components["learnability"] = (learnability_reward(s.solve_rate) * s.components.get("novelty", 0.0)
-                                        * depth_weight(s.certified_length, max_length, depth_power))
+                                        * depth_weight(s.certified_length, max_length, depth_power) * on_length)
     s.components = {k: s.components.get(k, 0.0) for k in ("validity", "novelty", "learnability")}
     s.reward = weighted_total(s.components, weights or PROPOSAL_WEIGHTS)
     return s
@@ -453,8 +457,9 @@ def score(self: ProposalRewards, prompts, completions, columns) -> list[Proposal
     valid = [s for s in checked if s.valid]
     attempts = self.attempt_fn([s.task for s in valid]) if (valid and self.attempt_fn is not None) else []
     it, reps = iter(attempts), iter(self._repeats([s.task for s in valid]))
+    asked = columns.get("asked_length") or [None] * len(completions)      # a prompt's asked length (0: none)
     return [finish_proposal(s, next(it) if s.valid and self.attempt_fn is not None else None, self.weights,
-                            self.depth_power, self.max_length, next(reps) if s.valid else 0) for s in checked]
+                            self.depth_power, self.max_length, next(reps) if s.valid else 0, a) for s, a in zip(checked, asked)]
 
 @patch
 def _repeats(self: ProposalRewards, tasks: list[InductionTask]) -> list[float]:
@@ -476,7 +481,7 @@ def extra(self: ProposalRewards, i, s: ProposalScore, columns) -> dict:
     "The proposal fields of a log record (see the table above)."
     return {"completion": s.completion, "input": s.input, "pipeline": s.pipeline, "output": s.output,
             "error": None if s.valid else s.kind, "message": s.message, "solve_rate": s.solve_rate,
-            "attempts": s.attempts, "certified_length": s.certified_length}
+            "attempts": s.attempts, "certified_length": s.certified_length, "asked_length": s.asked_length}
 
 @patch
 def summary(self: ProposalRewards, scores) -> dict:

@@ -29,7 +29,7 @@ from ..steps import step_states
 from ..stepwise import StepPolicy, stepwise_attempts
 from .core import (TrainOptions, TrainRun, _flags, _opt, curve_table, start_model, wait_for,
                                            with_recipe)
-from .sft import (eval_callback, induction_dataset, prepare_data, proposer_dataset, _sample)
+from .sft import (eval_callback, induction_dataset, parse_lengths, prepare_data, proposer_dataset, _sample)
 
 # %% ../../nbs/13_grpo.ipynb #a9a38e8a
 @dataclass
@@ -58,6 +58,10 @@ class GRPORunConfig(TrainOptions, GRPOConfig):
                                "pipeline) earns 1/(1 + repeats) of its novelty (0: off)", min=0)
     novelty_by: str = _opt("pipeline", "proposer task: what --novelty-window counts as a repeat, the same input type and "
                            "pipeline, or each tool of the pipeline (the mean repeats of its tools)", choices=["pipeline", "tool"])
+    ask_lengths: str | None = _opt(None, "proposer task: each prompt asks for a task of this many functions, in turn from a "
+                                   "comma-separated list (e.g. 1,2,3; a proposer taught by wl sft --ask-length), sampled "
+                                   "with exactly that many under --constrained; only a proposal of that certified distance "
+                                   "earns learnability")
     solver_stepwise: bool = _opt(False, "proposer task: the solver attempts step-wise (sampled rollouts that see each "
                                  "result) instead of writing whole pipelines")
     constrained: bool = _opt(False, "proposer task: sample proposals under the proposal grammar (prompts.ProposalGrammar), "
@@ -85,6 +89,8 @@ def validate(self: GRPORunConfig):
     if g and b % g: raise UserError(f"--batch-size ({b}) must be a multiple of --num-generations ({g})")
     if self.constrained and self.task != "proposer":
         raise UserError("--constrained samples proposals: it needs --task proposer")
+    if self.ask_lengths and self.task != "proposer": raise UserError("--ask-lengths asks a proposer: it needs --task proposer")
+    parse_lengths(self.ask_lengths)
     TrainOptions.validate(self)
 
 # %% ../../nbs/13_grpo.ipynb #7612cd8b
@@ -173,16 +179,16 @@ def grpo_data(cfg: GRPORunConfig, tr: TrainRun, data: dict, model, tok, solver=N
     rewards = ProposalRewards(_proposal_attempts(solver[0], solver[1], cfg.solver_attempts, cfg.seed, cfg.solver_stepwise), log=log,
                               depth_power=cfg.learnability_depth_power, novelty_window=cfg.novelty_window,
                               novelty_by=cfg.novelty_by)
-    return proposer_dataset(data["train"]), rewards, solver
+    return proposer_dataset(data["train"], lengths=parse_lengths(cfg.ask_lengths)), rewards, solver
 
 # %% ../../nbs/13_grpo.ipynb #e3ab4bed
 def grammar_rollout(grammar, cfg: GRPORunConfig):
-    "A TRL `rollout_func`: one completion per prompt, sampled from the model being trained under `grammar`."
+    "A TRL `rollout_func`: one completion per prompt, sampled from the model being trained under `grammar` (or `grammar(prompts)`, one per prompt)."
     from wandering_light.models import generate, _prompt_ids, _eos_ids
     def rollout(prompts: list[str], trainer) -> dict:
         model, tok = trainer.accelerator.unwrap_model(trainer.model), trainer.processing_class
         gens = generate(model, tok, prompts, max_new_tokens=cfg.max_completion_length, temperature=cfg.temperature,
-                        logprobs=False, batch_size=len(prompts), grammar=grammar)
+                        logprobs=False, batch_size=len(prompts), grammar=grammar(prompts) if callable(grammar) else grammar)
         eos = _eos_ids(model, tok, False)                   # what ended a finished completion: TRL masks after it
         ends = [[eos[0] if isinstance(eos, list) else eos] if g[0].finish_reason == "stop" else [] for g in gens]
         return {"prompt_ids": _prompt_ids(tok, prompts), "completion_ids": [g[0].token_ids + e for g, e in zip(gens, ends)],
@@ -201,7 +207,7 @@ def run_grpo(cfg: GRPORunConfig, solver=None) -> dict:
         ds, rewards, solver = grpo_data(cfg, tr, data, model, tok, solver)
         cfg.reward_weights = rewards.reward_weights
         callbacks = tr.callbacks(GroupSpreadCallback(rewards, tr.run), eval_callback(cfg, data, tok, tr, True, solver))
-        rollout = grammar_rollout(P.ProposalGrammar(), cfg) if cfg.constrained else None
+        rollout = grammar_rollout(P.prompt_grammars, cfg) if cfg.constrained else None     # each prompt's asked length
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message=".*rollout_func.*")      # TRL marks it experimental
             trainer = GRPOTrainer(model=model, reward_funcs=rewards.functions(), args=cfg, train_dataset=ds,

@@ -26,7 +26,7 @@ from ..utils import RunDir, UserError, check_config, cli_main, parse_config, sav
 from ..evals.evaluate_proposer import evaluate_proposer
 from .reward import CompletionLog
 from .core import _opt, open_run, quiet_progress, run_guard, start_model
-from .sft import evaluate_induction, _sample, parse_args as sft_args, run_sft
+from .sft import evaluate_induction, _sample, parse_args as sft_args, parse_lengths, run_sft
 from ..stepwise import evaluate_stepwise
 from .rl_grpo import GRPORunConfig, run_grpo, solver_attempt_fn
 
@@ -85,6 +85,10 @@ class SelfPlayConfig:
     novelty_window: int = _opt(0, "a proposal repeating one of the proposer's last N valid ones earns less novelty (0: off)", min=0)
     novelty_by: str = _opt("pipeline", "what --novelty-window counts as a repeat: the same input type and pipeline, or "
                            "each tool (the mean repeats of the proposal's tools)", choices=["pipeline", "tool"])
+    ask_lengths: str | None = _opt(None, "each proposer prompt asks for a task of this many functions, in turn from a "
+                                   "comma-separated list (e.g. 1,2,3; a proposer taught by wl sft --ask-length), in its GRPO "
+                                   "and in its figures, sampled with exactly that many under --constrained; only a proposal of "
+                                   "that certified distance earns learnability")
     batch_size: int = _opt(32, "completions per GRPO step", min=1)
     num_generations: int = _opt(8, "completions per prompt (the group size)", min=1)
     min_tasks: int = _opt(32, "top the harvest up to this many tasks from the base data", min=0)
@@ -104,6 +108,7 @@ class SelfPlayConfig:
         if self.batch_size % self.num_generations: raise UserError("--batch-size must be a multiple of --num-generations")
         if self.control and self.arm == "control": raise UserError("--control runs the control arm itself: leave --arm at selfplay")
         if self.solver_labels == "own" and self.solver_kind != "stepwise": raise UserError("--solver-labels own needs --solver-kind stepwise")
+        parse_lengths(self.ask_lengths)
 
 def parse_args(argv: list[str] | None = None) -> SelfPlayConfig:
     "The `wl selfplay` options."
@@ -138,7 +143,7 @@ def track_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, prop
         e["proposer_model"] = proposer_path
         e["proposer"] = evaluate_proposer(*proposer, *solver, base, cfg.proposer_samples, cfg.solver_attempts, seed=cfg.seed,
                                           temperature=cfg.proposer_temperature, attempt_fn=_attempt_fn(cfg, solver),
-                                          constrained=cfg.constrained).figures()
+                                          constrained=cfg.constrained, lengths=parse_lengths(cfg.ask_lengths)).figures()
     run.log("round", key=f"round-{k}", **e)
     return e
 
@@ -187,7 +192,8 @@ def play_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, propo
         _grpo(rd / "proposer", proposer_path, run.path / "pool.jsonl.gz", cfg.proposer_steps, "proposer", cfg, solver=solver,
               learning_rate=cfg.proposer_lr, temperature=cfg.proposer_temperature, solver_attempts=cfg.solver_attempts,
               solver_stepwise=cfg.solver_kind == "stepwise", learnability_depth_power=cfg.learnability_depth_power,
-              novelty_window=cfg.novelty_window, novelty_by=cfg.novelty_by, constrained=cfg.constrained)
+              novelty_window=cfg.novelty_window, novelty_by=cfg.novelty_by, constrained=cfg.constrained,
+              ask_lengths=cfg.ask_lengths)
         got, proposer_path = harvest(rd / "proposer" / "results" / "completions.jsonl", exclude), str(rd / "proposer" / "model")
     tasks, f = round_tasks(cfg, k, got, base), rd / "tasks" / "train.jsonl.gz"
     if not f.exists():

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Sequence
 
 # %% auto #0
-__all__ = ['SFTRunConfig', 'parse_args', 'induction_dataset', 'proposer_dataset', 'prepare_data', 'evaluate_induction',
-           'HeldOutEvalCallback', 'StepEvalCallback', 'ProposerEvalCallback', 'eval_callback', 'TargetLossTrainer',
-           'run_sft', 'print_summary', 'main', 'quiet_datasets']
+__all__ = ['SFTRunConfig', 'parse_args', 'induction_dataset', 'parse_lengths', 'asked_lengths', 'proposer_dataset',
+           'prepare_data', 'evaluate_induction', 'HeldOutEvalCallback', 'StepEvalCallback', 'ProposerEvalCallback',
+           'eval_callback', 'TargetLossTrainer', 'run_sft', 'print_summary', 'main', 'quiet_datasets']
 
 # %% ../../nbs/12_sft.ipynb #b8546c43
 import torch
@@ -55,6 +55,8 @@ class SFTRunConfig(TrainOptions, SFTConfig):
                                         "exact match of whole batches after 8 minutes), off for --task steps")
     world_digits: int | None = _opt(None, "world-model examples with their floats to this many significant digits (and the "
                                      "checkpoint asked so: its config's wl_world_digits); default: in full", min=1)
+    ask_length: bool = _opt(False, "proposer: each prompt names the number of functions of its target task, so that the "
+                            "proposer can be asked for a depth (wl grpo and wl selfplay --ask-lengths)")
     world_tools: str = _opt("route", "the tool each world-model example asks about: the route's, or any tool that takes "
                             "the step's values (every tool taught)", choices=["route", "any"])
     oneshot_share: float = _opt(0.0, "steps: share of the tasks also taught in the one-shot format", min=0.0, max=1.0)
@@ -89,6 +91,7 @@ class SFTRunConfig(TrainOptions, SFTConfig):
             raise UserError("--step-results are learnt by the target loss: drop --target-loss False, or --step-results")
         if self.pair_loss and not self.target_loss:
             raise UserError("--pair-loss is learnt with the target loss: drop --target-loss False, or --pair-loss")
+        if self.ask_length and self.task != "proposer": raise UserError("--ask-length asks a proposer: it needs --task proposer")
         if self.learning_rate is None: self.learning_rate = 1e-3 if self.model_name in MODEL_SIZES else 1e-4
         super().__post_init__()
 
@@ -113,13 +116,27 @@ def induction_dataset(tasks: Sequence[InductionTask], style: str = "bare"):
     return datasets.Dataset.from_dict(rows)
 
 # %% ../../nbs/12_sft.ipynb #f0225f81
-def proposer_dataset(ptasks: Sequence[ProposerTask], style: str = "bare"):
-    "A `datasets.Dataset` of proposer prompt/completion rows (plus the examples, as JSON, for novelty rewards)."
+def parse_lengths(text: str | None, max_length: int = 4) -> tuple[int, ...]:
+    "The lengths of an `--ask-lengths` option ('1,2,3'): whole numbers from 1 to `max_length`; () for none."
+    if not text: return ()
+    try: out = tuple(int(x) for x in str(text).split(","))
+    except ValueError: raise UserError(f"--ask-lengths takes whole numbers separated by commas, like 1,2,3: not {text!r}") from None
+    if not all(1 <= n <= max_length for n in out): raise UserError(f"--ask-lengths: each from 1 to {max_length}, not {text!r}")
+    return out
+
+def asked_lengths(ptasks: Sequence[ProposerTask], ask_length: bool = False, lengths: Sequence[int] = ()) -> list[int]:
+    "The length each proposer prompt asks for: `lengths` in turn, else its target's with `ask_length`, else 0 (none)."
+    if lengths: return [lengths[i % len(lengths)] for i in range(len(ptasks))]
+    return [len(p.target.functions) if ask_length else 0 for p in ptasks]
+
+def proposer_dataset(ptasks: Sequence[ProposerTask], style: str = "bare", ask_length: bool = False, lengths: Sequence[int] = ()):
+    """A `datasets.Dataset` of proposer prompt/completion rows (plus the examples, as JSON, for novelty rewards, and the
+    asked length, see `asked_lengths`: the completion is the target's, so ask lengths that differ for GRPO only)."""
     import datasets
-    rows = {"prompt": [], "completion": [], "examples": [], "task_id": []}
-    for i, p in enumerate(ptasks):
-        ex = P.proposer_example([t.trajectory() for t in p.examples], p.target.trajectory(), style)
-        rows["prompt"].append(ex["prompt"]); rows["completion"].append(ex["completion"])
+    rows = {"prompt": [], "completion": [], "examples": [], "task_id": [], "asked_length": asked_lengths(ptasks, ask_length, lengths)}
+    for i, (p, n) in enumerate(zip(ptasks, rows["asked_length"])):
+        rows["prompt"].append(P.proposer_prompt([t.trajectory() for t in p.examples], style, length=n or None))
+        rows["completion"].append(P.proposer_completion(p.target.input, p.target.functions))
         rows["examples"].append(json.dumps([t.to_record(compact=True) for t in p.examples])); rows["task_id"].append(i)
     return datasets.Dataset.from_dict(rows)
 
@@ -241,7 +258,8 @@ def eval_callback(cfg, data: dict, tok, tr: TrainRun, at_start: bool = False, so
         cb = HeldOutEvalCallback if cfg.task == "induction" else StepEvalCallback
         return cb(sets, tok, tr.run, tr.clock, cfg.eval_every, at_start=at_start)
     held = _sample(data["heldout"] or data["train"], cfg.eval_tasks, cfg.seed)
-    prompts = [P.proposer_prompt([t.trajectory() for t in p.examples]) for p in held]
+    asks = asked_lengths(held, getattr(cfg, "ask_length", False), parse_lengths(getattr(cfg, "ask_lengths", None)))
+    prompts = [P.proposer_prompt([t.trajectory() for t in p.examples], length=n or None) for p, n in zip(held, asks)]
     return ProposerEvalCallback({"heldout": prompts}, tok, tr.run, tr.clock, cfg.eval_every, at_start=at_start,
                                 solver=solver[0] if solver else None, solver_tokenizer=solver[1] if solver else None)
 
@@ -279,7 +297,8 @@ def run_sft(cfg: SFTRunConfig) -> dict:
                                cache=tr.run.path / "outcomes", progress=not cfg.quiet)     # a resumed run reads them back
             tr.run.log("outcomes", key="outcomes", tasks=len(rows), solved=sum(r["solved"] for r in rows))
             ds = outcome_dataset(rows)
-        else: ds = (induction_dataset if cfg.task == "induction" else proposer_dataset)(data["train"])
+        elif cfg.task == "proposer": ds = proposer_dataset(data["train"], ask_length=cfg.ask_length)
+        else: ds = induction_dataset(data["train"])
 
         trainer_cls = TargetLossTrainer if cfg.task == "steps" and cfg.target_loss else SFTTrainer
         trainer = trainer_cls(model=model, args=cfg, train_dataset=ds, processing_class=tok, peft_config=tr.peft_config(),
