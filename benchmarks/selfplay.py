@@ -29,9 +29,10 @@ stages are not run again) and saved under its own name (`--name`).
 With `--ask-lengths 1,2,3` each proposer prompt names the number of functions to use, in turn, and only a proposal of
 that certified distance earns learnability: the loop, not the proposer, sets the depth mix. The start proposer first
 learns such prompts (`wl sft --task proposer --ask-length`, --ask-minutes from its checkpoint; stage `proposer_ask`).
+`--ask-lengths auto` sets the mix each round from where the last round's proposals were at the solver's edge.
 Usage: python benchmarks/selfplay.py [--save] [--rounds 10] [--solver-minutes 6] [--proposer-minutes 4] [--run-dir DIR]
                                      [--depth-power P] [--novelty-window N] [--novelty-by pipeline|tool]
-                                     [--ask-lengths 1,2,3] [--ask-minutes 3]
+                                     [--ask-lengths 1,2,3|auto] [--ask-minutes 3]
                                      [--solver-labels oracle|own] [--start-from DIR] [--constrained] [--solver-attempts 4]
                                      [--seed 0] [--name selfplay]
 """
@@ -94,7 +95,7 @@ def main(argv):
     ap.add_argument("--start-from", default=None, help="an earlier run directory of this benchmark: its data and start models")
     ap.add_argument("--seed", type=int, default=0, help="wl selfplay's seed: both arms' sampling, their task draws and the held-out sample")
     ap.add_argument("--ask-lengths", default=None, help="each proposer prompt asks for a task of this many functions, in "
-                    "turn (e.g. 1,2,3); the start proposer first learns such prompts for --ask-minutes")
+                    "turn (e.g. 1,2,3; auto: a mix set each round, see wl selfplay); the start proposer first learns such prompts for --ask-minutes")
     ap.add_argument("--ask-minutes", type=float, default=3.0, help="SFT of the start proposer on prompts that name their target's length")
     ap.add_argument("--name", default="selfplay", help="results file: benchmarks/results/NAME.json (and NAME_arms.png)")
     a = ap.parse_args(argv)

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Sequence
 
 # %% auto #0
-__all__ = ['harvest', 'SelfPlayConfig', 'parse_args', 'track_round', 'round_tasks', 'own_route_tasks', 'train_solver',
-           'play_round', 'base_tasks', 'run_selfplay', 'run_control', 'selfplay_report', 'plot_arms', 'main']
+__all__ = ['AUTO_LENGTHS', 'harvest', 'SelfPlayConfig', 'parse_args', 'track_round', 'ask_mix', 'round_asks', 'round_tasks',
+           'own_route_tasks', 'train_solver', 'play_round', 'base_tasks', 'run_selfplay', 'run_control',
+           'selfplay_report', 'plot_arms', 'main']
 
 # %% ../../nbs/15_selfplay.ipynb #c7e7a4ae
 import torch
@@ -88,7 +89,8 @@ class SelfPlayConfig:
     ask_lengths: str | None = _opt(None, "each proposer prompt asks for a task of this many functions, in turn from a "
                                    "comma-separated list (e.g. 1,2,3; a proposer taught by wl sft --ask-length), in its GRPO "
                                    "and in its figures, sampled with exactly that many under --constrained; only a proposal of "
-                                   "that certified distance earns learnability")
+                                   "that certified distance earns learnability; `auto`: a mix of 1 to 4 set each round by "
+                                   "where the last round's proposals were at the solver's edge (see ask_mix)")
     batch_size: int = _opt(32, "completions per GRPO step", min=1)
     num_generations: int = _opt(8, "completions per prompt (the group size)", min=1)
     min_tasks: int = _opt(32, "top the harvest up to this many tasks from the base data", min=0)
@@ -108,7 +110,7 @@ class SelfPlayConfig:
         if self.batch_size % self.num_generations: raise UserError("--batch-size must be a multiple of --num-generations")
         if self.control and self.arm == "control": raise UserError("--control runs the control arm itself: leave --arm at selfplay")
         if self.solver_labels == "own" and self.solver_kind != "stepwise": raise UserError("--solver-labels own needs --solver-kind stepwise")
-        parse_lengths(self.ask_lengths)
+        if self.ask_lengths != "auto": parse_lengths(self.ask_lengths)
 
 def parse_args(argv: list[str] | None = None) -> SelfPlayConfig:
     "The `wl selfplay` options."
@@ -143,11 +145,33 @@ def track_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, prop
         e["proposer_model"] = proposer_path
         e["proposer"] = evaluate_proposer(*proposer, *solver, base, cfg.proposer_samples, cfg.solver_attempts, seed=cfg.seed,
                                           temperature=cfg.proposer_temperature, attempt_fn=_attempt_fn(cfg, solver),
-                                          constrained=cfg.constrained, lengths=parse_lengths(cfg.ask_lengths)).figures()
+                                          constrained=cfg.constrained,
+                                          lengths=parse_lengths(round_asks(cfg, run.path, max(k, 1)))).figures()
     run.log("round", key=f"round-{k}", **e)
     return e
 
 # %% ../../nbs/15_selfplay.ipynb #678475a4
+AUTO_LENGTHS = (1, 2, 3, 4)
+
+def ask_mix(records: Sequence[dict], lengths: Sequence[int] = AUTO_LENGTHS, n: int = 12) -> str:
+    """`--ask-lengths auto`'s next mix of `n` asks: one of each length, the rest in proportion to each length's share of
+    proposals at the solver's edge in `records` (asked that length, certified at it, solved sometimes; even if none is)."""
+    def edge(n_):
+        asked = [r for r in records if r.get("asked_length") == n_]
+        hit = [r for r in asked if r.get("certified_length") == n_ and 0 < (r.get("solve_rate") or 0) < 1]
+        return len(hit) / len(asked) if asked else 0.0
+    share, extra = {L: edge(L) for L in lengths}, n - len(lengths)
+    quota = {L: extra * s / sum(share.values()) if any(share.values()) else extra / len(lengths) for L, s in share.items()}
+    count = {L: 1 + int(q) for L, q in quota.items()}
+    for L in sorted(lengths, key=lambda L: -(quota[L] % 1))[:n - sum(count.values())]: count[L] += 1   # largest remainders
+    return ",".join(str(L) for L in lengths for _ in range(count[L]))
+
+def round_asks(cfg: SelfPlayConfig, path: Path, k: int) -> str | None:
+    "Round `k`'s asked lengths: --ask-lengths as given, or with `auto` the mix from round `k - 1`'s proposals (even in round 1)."
+    if cfg.ask_lengths != "auto": return cfg.ask_lengths
+    f = path / f"round-{k - 1}" / "proposer" / "results" / "completions.jsonl"
+    return ask_mix(CompletionLog(f).read() if k > 1 and f.exists() else [])
+
 def round_tasks(cfg: SelfPlayConfig, k: int, got: list, base: list) -> list:
     "Round `k`'s solver tasks: `got` (edge first), cut or topped up from `base` to --round-tasks (default: --min-tasks)."
     n = cfg.round_tasks or max(len(got), cfg.min_tasks)
@@ -193,7 +217,7 @@ def play_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, propo
               learning_rate=cfg.proposer_lr, temperature=cfg.proposer_temperature, solver_attempts=cfg.solver_attempts,
               solver_stepwise=cfg.solver_kind == "stepwise", learnability_depth_power=cfg.learnability_depth_power,
               novelty_window=cfg.novelty_window, novelty_by=cfg.novelty_by, constrained=cfg.constrained,
-              ask_lengths=cfg.ask_lengths)
+              ask_lengths=round_asks(cfg, run.path, k))
         got, proposer_path = harvest(rd / "proposer" / "results" / "completions.jsonl", exclude), str(rd / "proposer" / "model")
     tasks, f = round_tasks(cfg, k, got, base), rd / "tasks" / "train.jsonl.gz"
     if not f.exists():
@@ -203,7 +227,8 @@ def play_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, propo
     if not run.logged(f"harvest-{k}"):
         run.log("harvest", key=f"harvest-{k}", round=k, certified=len(got), used=min(len(got), len(tasks)), tasks=len(tasks),
                 learnt=len(learnt), learnt_proposals=sum(t.key in keys for t in learnt),
-                proposal_distances=dict(sorted(Counter(str(t.distance) for t in got).items())))
+                proposal_distances=dict(sorted(Counter(str(t.distance) for t in got).items())),
+                asked_lengths=round_asks(cfg, run.path, k) if cfg.arm == "selfplay" else None)
     return (train_solver(cfg, rd, solver_path) if learnt else solver_path), proposer_path
 
 # %% ../../nbs/15_selfplay.ipynb #036ac674
