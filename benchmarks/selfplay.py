@@ -14,7 +14,8 @@ Stages (each resumable in the run directory, default runs/bench-selfplay):
    also logs the proposer's figures (parse_rate, frac_non_zero_std, distinct_rate, avg_function_count, the distance mix);
 4. figures: both curves, the gap after the same solver compute, the proposer's figures round by round, a plot.
 With `--solver-labels own` both arms' solvers learn only from their own shortest successful sampled rollouts of the
-round's tasks (no search labels), so tasks beyond the solver teach it nothing.
+round's tasks (no search labels), so tasks beyond the solver teach it nothing; with `own-trim` each win is first cut
+to the shortest sub-sequence of its tools that still solves the task (found by running them), so no detour is learnt.
 With `--constrained` the proposer samples under the proposal grammar (`prompts.ProposalGrammar`), in its GRPO rounds and
 in its figures: every proposal parses and type-checks, so parse_rate is 1 by construction and what the figures measure
 is the rest (the learnability spread, distinct_rate, the distance mix). A proposer trained so must be sampled so: a
@@ -33,7 +34,7 @@ learns such prompts (`wl sft --task proposer --ask-length`, --ask-minutes from i
 Usage: python benchmarks/selfplay.py [--save] [--rounds 10] [--solver-minutes 6] [--proposer-minutes 4] [--run-dir DIR]
                                      [--depth-power P] [--novelty-window N] [--novelty-by pipeline|tool]
                                      [--ask-lengths 1,2,3|auto] [--ask-minutes 3]
-                                     [--solver-labels oracle|own] [--start-from DIR] [--constrained] [--solver-attempts 4]
+                                     [--solver-labels oracle|own|own-trim] [--start-from DIR] [--constrained] [--solver-attempts 4]
                                      [--seed 0] [--name selfplay]
 """
 import argparse, json, shutil, statistics, sys
@@ -87,8 +88,9 @@ def main(argv):
     ap.add_argument("--novelty-window", type=int, default=0, help="repeats of the last N valid proposals earn less novelty")
     ap.add_argument("--novelty-by", default="pipeline", choices=["pipeline", "tool"],
                     help="what the novelty window counts as a repeat: the input type and pipeline, or each tool")
-    ap.add_argument("--solver-labels", default="oracle", choices=["oracle", "own"],
-                    help="the solver learns from search's optimal next tools (oracle) or its own shortest successful rollouts (own)")
+    ap.add_argument("--solver-labels", default="oracle", choices=["oracle", "own", "own-trim"],
+                    help="the solver learns from search's optimal next tools (oracle) or its own shortest successful rollouts (own; "
+                    "own-trim: each cut to the shortest sub-sequence of its tools that still solves the task)")
     ap.add_argument("--solver-attempts", type=int, default=4, help="the solver's sampled rollouts per task: the proposer's "
                     "learnability and figures, and with --solver-labels own the rollouts each round task is tried by")
     ap.add_argument("--constrained", action="store_true", help="the proposer samples under the proposal grammar")

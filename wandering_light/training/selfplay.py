@@ -7,7 +7,7 @@ Docs: https://wandering-light.github.io/wandering_light/selfplay.html.md"""
 # %% ../../nbs/15_selfplay.ipynb #b25d4298
 from __future__ import annotations
 if __name__ == "__main__" and not __package__ and "__file__" in globals(): __import__("wandering_light.utils").utils.rerun_as_module(__file__)
-import dataclasses, json, random, statistics, sys, time
+import dataclasses, itertools, json, random, statistics, sys, time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +15,7 @@ from typing import Sequence
 
 # %% auto #0
 __all__ = ['AUTO_LENGTHS', 'harvest', 'SelfPlayConfig', 'parse_args', 'track_round', 'ask_mix', 'round_asks', 'round_tasks',
-           'own_route_tasks', 'train_solver', 'play_round', 'base_tasks', 'run_selfplay', 'run_control',
+           'trim_route', 'own_route_tasks', 'train_solver', 'play_round', 'base_tasks', 'run_selfplay', 'run_control',
            'selfplay_report', 'plot_arms', 'main']
 
 # %% ../../nbs/15_selfplay.ipynb #c7e7a4ae
@@ -71,7 +71,9 @@ class SelfPlayConfig:
     solver_attempts: int = _opt(8, "the solver's sampled attempts per proposal (its solve rate)", min=1)
     solver_labels: str = _opt("oracle", "step-wise solver: what it learns from, the optimal next tools certified search "
                               "gives (oracle), or its own shortest successful rollout of each round task out of "
-                              "--solver-attempts samples (own: tasks it never solves teach it nothing)", choices=["oracle", "own"])
+                              "--solver-attempts samples (own: tasks it never solves teach it nothing), or that rollout "
+                              "cut to its shortest sub-sequence of tools that still solves the task, found by running "
+                              "them (own-trim: no detours learnt)", choices=["oracle", "own", "own-trim"])
     solver_batch_size: int = _opt(64, "step-wise solver: examples per SFT step", min=1)
     control: bool = _opt(False, "also run the control arm in RUN/control: the same rounds from the same models, the solver "
                          "trained on as many random certified tasks from the base data instead of proposals")
@@ -109,7 +111,8 @@ class SelfPlayConfig:
         "A GRPO batch holds whole groups; the control arm has no control of its own; own labels are step-wise rollouts."
         if self.batch_size % self.num_generations: raise UserError("--batch-size must be a multiple of --num-generations")
         if self.control and self.arm == "control": raise UserError("--control runs the control arm itself: leave --arm at selfplay")
-        if self.solver_labels == "own" and self.solver_kind != "stepwise": raise UserError("--solver-labels own needs --solver-kind stepwise")
+        if self.solver_labels != "oracle" and self.solver_kind != "stepwise":
+            raise UserError(f"--solver-labels {self.solver_labels} needs --solver-kind stepwise")
         if self.ask_lengths != "auto": parse_lengths(self.ask_lengths)
 
 def parse_args(argv: list[str] | None = None) -> SelfPlayConfig:
@@ -180,11 +183,20 @@ def round_tasks(cfg: SelfPlayConfig, k: int, got: list, base: list) -> list:
     return got[:n] + random.Random(f"{cfg.seed}:{k}:topup").sample(rest, min(len(rest), max(0, n - len(got))))
 
 # %% ../../nbs/15_selfplay.ipynb #bf341cb4
-def own_route_tasks(tasks: Sequence[InductionTask], attempts: Sequence[Sequence], functions: FunctionDefSet | None = None) -> list[InductionTask]:
-    "The tasks solved by one of their `attempts` (tool names or None), each labelled with its shortest such rollout, re-run to check it."
+def trim_route(tools: Sequence[str], t: InductionTask, ex: Executor) -> list[str]:
+    "The shortest sub-sequence of `tools` (in order) that still takes `t`'s input to its output, found by running them."
+    for k in range(1, len(tools)):
+        for keep in itertools.combinations(tools, k):
+            if ex.run(list(keep), t.input).output == t.output: return list(keep)
+    return list(tools)
+
+def own_route_tasks(tasks: Sequence[InductionTask], attempts: Sequence[Sequence], functions: FunctionDefSet | None = None,
+                    trim: bool = False) -> list[InductionTask]:
+    """The tasks solved by one of their `attempts` (tool names or None), each labelled with its shortest such rollout
+    (with `trim`, each cut first to its shortest sub-sequence that still solves it), re-run to check it."""
     ex, out = Executor(functions or default_functions()), []
     for t, tried in zip(tasks, attempts):
-        won = [a for a in tried if a]
+        won = [trim_route(a, t, ex) if trim else a for a in tried if a]
         if not won: continue
         tools = list(min(won, key=len))
         if ex.run(tools, t.input).output != t.output: continue
@@ -222,7 +234,8 @@ def play_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, propo
     tasks, f = round_tasks(cfg, k, got, base), rd / "tasks" / "train.jsonl.gz"
     if not f.exists():
         write_tasks(f, tasks if cfg.solver_labels == "oracle" else
-                    own_route_tasks(tasks, _attempt_fn(cfg, solver or start_model(solver_path, cfg.seed)[:2])(tasks)))
+                    own_route_tasks(tasks, _attempt_fn(cfg, solver or start_model(solver_path, cfg.seed)[:2])(tasks),
+                                    trim=cfg.solver_labels == "own-trim"))
     learnt, keys = read_tasks(f), {t.key for t in got}
     if not run.logged(f"harvest-{k}"):
         run.log("harvest", key=f"harvest-{k}", round=k, certified=len(got), used=min(len(got), len(tasks)), tasks=len(tasks),
