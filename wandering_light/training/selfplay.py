@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Sequence
 
 # %% auto #0
-__all__ = ['AUTO_LENGTHS', 'harvest', 'SelfPlayConfig', 'parse_args', 'track_round', 'ask_mix', 'round_asks', 'round_tasks',
-           'trim_route', 'own_route_tasks', 'train_solver', 'play_round', 'base_tasks', 'run_selfplay', 'run_control',
-           'selfplay_report', 'plot_arms', 'main']
+__all__ = ['AUTO_LENGTHS', 'harvest', 'SelfPlayConfig', 'parse_args', 'round_seed', 'track_round', 'ask_mix', 'round_asks',
+           'round_tasks', 'trim_route', 'own_route_tasks', 'train_solver', 'play_round', 'base_tasks', 'run_selfplay',
+           'run_control', 'selfplay_report', 'plot_arms', 'main']
 
 # %% ../../nbs/15_selfplay.ipynb #c7e7a4ae
 import torch
@@ -122,10 +122,16 @@ def parse_args(argv: list[str] | None = None) -> SelfPlayConfig:
                         "(with --control, against a solver trained on random certified tasks).")
 
 # %% ../../nbs/15_selfplay.ipynb #3e83d30b
-def _grpo(run_dir: Path, model: str, data: Path, steps: int, task: str, cfg: SelfPlayConfig, solver=None, **opts) -> dict:
-    "One GRPO run of a round (resumed if its directory holds one)."
+def round_seed(cfg: SelfPlayConfig, k: int) -> int:
+    "Round `k`'s training seed: the run's seed and the round, so each round's GRPO draws other prompts from the pool."
+    return cfg.seed * 10_000 + k
+
+def _grpo(run_dir: Path, model: str, data: Path, steps: int, task: str, cfg: SelfPlayConfig, solver=None,
+          seed: int | None = None, **opts) -> dict:
+    "One GRPO run of a round (resumed if its directory holds one), seeded with `seed` (default: the run's)."
     g = GRPORunConfig(model_name=model, data=str(data), run_dir=str(run_dir), max_steps=steps, task=task,
-                      per_device_train_batch_size=cfg.batch_size, num_generations=cfg.num_generations, seed=cfg.seed,
+                      per_device_train_batch_size=cfg.batch_size, num_generations=cfg.num_generations,
+                      seed=cfg.seed if seed is None else seed,
                       save_steps=max(1, steps // 2), logging_steps=max(1, steps // 4), no_eval=True, quiet=cfg.quiet,
                       verbose=cfg.verbose, threads=cfg.threads, resume=(run_dir / "config.json").exists(), **opts)
     return run_grpo(check_config(g), solver=solver)
@@ -226,6 +232,7 @@ def play_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, propo
     if cfg.arm == "selfplay":
         solver = start_model(solver_path, cfg.seed)[:2]
         _grpo(rd / "proposer", proposer_path, run.path / "pool.jsonl.gz", cfg.proposer_steps, "proposer", cfg, solver=solver,
+              seed=round_seed(cfg, k),                                   # other prompts each round (one seed drew the same ones)
               learning_rate=cfg.proposer_lr, temperature=cfg.proposer_temperature, solver_attempts=cfg.solver_attempts,
               solver_stepwise=cfg.solver_kind == "stepwise", learnability_depth_power=cfg.learnability_depth_power,
               novelty_window=cfg.novelty_window, novelty_by=cfg.novelty_by, constrained=cfg.constrained,
