@@ -42,6 +42,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import report, stage
 
+def sft_options(data: Path, threads: int) -> list[str]:
+    "The SFT options every starting model of this benchmark shares."
+    return ["--data", str(data), "--batch-size", "64", "--learning-rate", "1e-3", "--warmup-ratio", "0.02", "--max-length",
+            "256", "--no-eval", "--quiet", "--threads", str(threads), "--save-steps", "200", "--logging-steps", "50"]
+
 def start_models(run: Path, a) -> dict:
     "Stages 1-2: the data and the two starting checkpoints."
     from wandering_light.tasks import create_data
@@ -51,9 +56,7 @@ def start_models(run: Path, a) -> dict:
     data = stage(run, "data", lambda: create_data(run / "data", a.tasks, 0, walks_per_root=16, method="expansion",
                                                    roots_per_shard=500, progress=False, routes=True, n_proposer=a.tasks // 4,
                                                    weights=STEP_DISTANCE_WEIGHTS))
-    common = ["--model-name", "tiny", "--data", str(run / "data"), "--batch-size", "64", "--learning-rate", "1e-3",
-              "--warmup-ratio", "0.02", "--max-length", "256", "--no-eval", "--quiet", "--threads", str(a.threads),
-              "--save-steps", "200", "--logging-steps", "50"]
+    common = ["--model-name", "tiny", *sft_options(run / "data", a.threads)]
     solver = stage(run, "solver0", lambda: run_sft(sft_args(
         ["--task", "steps", "--run-dir", str(run / "solver0"), "--time-limit", str(a.solver_minutes),
          "--max-steps", str(int(a.solver_minutes * 60 / 0.6)), *common, *resume(run / "solver0")])))
@@ -140,18 +143,18 @@ def ask_proposer(run: Path, start: Path, a) -> dict:
     from wandering_light.training.sft import parse_args as sft_args, run_sft
     d = run / "proposer-ask"
     return stage(run, "proposer_ask", lambda: run_sft(sft_args(
-        ["--task", "proposer", "--ask-length", "--model-name", str(start), "--data", str(Path(a.start_from or run) / "data"),
+        ["--task", "proposer", "--ask-length", "--model-name", str(start), *sft_options(Path(a.start_from or run) / "data", a.threads),
          "--run-dir", str(d), "--time-limit", str(a.ask_minutes), "--max-steps", str(int(a.ask_minutes * 60 / 0.6)),
-         "--batch-size", "64", "--learning-rate", "1e-3", "--warmup-ratio", "0.02", "--max-length", "256", "--no-eval", "--quiet",
-         "--threads", str(a.threads), "--save-steps", "200", "--logging-steps", "50", *(["--resume"] if (d / "config.json").exists() else [])])))
+         *(["--resume"] if (d / "config.json").exists() else [])])))
 
 def asked_hits(sp: Path) -> list[dict]:
     "Per round: the proposer GRPO's certified proposals by asked length, and the share of them at the asked distance."
+    from wandering_light.training.reward import CompletionLog
     out = []
     for k in range(1, 1000):
         f = sp / f"round-{k}" / "proposer" / "results" / "completions.jsonl"
         if not f.exists(): break
-        rs = [r for r in map(json.loads, f.read_text().splitlines()) if r.get("certified_length") and r.get("asked_length")]
+        rs = [r for r in CompletionLog(f).read() if r.get("certified_length") and r.get("asked_length")]
         by = {n: [r["certified_length"] == n for r in rs if r["asked_length"] == n] for n in sorted({r["asked_length"] for r in rs})}
         out.append({"round": k, "certified_by_asked": {n: len(v) for n, v in by.items()},
                     "at_asked_distance": {n: round(statistics.fmean(v), 3) for n, v in by.items() if v}})

@@ -403,9 +403,9 @@ def proposer_completion(input: TypedList | list, pipeline) -> str:
     return f" {render_typed_list(_as_tl(input))}\nFunctions: {_names(pipeline)}"
 
 def proposer_example(examples: Sequence[Trajectory], new: Trajectory, style: str = "bare",
-                     functions: FunctionDefSet | None = None, ask_length: bool = False) -> dict:
-    "A prompt-completion training pair for the proposer: the examples, then `new` as the answer (its length asked for, if `ask_length`)."
-    return {"prompt": proposer_prompt(examples, style, functions, len(new.function_defs) if ask_length else None),
+                     functions: FunctionDefSet | None = None, length: int | None = None) -> dict:
+    "A prompt-completion training pair for the proposer: the examples, then `new` as the answer (a `length` asked for, if given)."
+    return {"prompt": proposer_prompt(examples, style, functions, length),
             "completion": proposer_completion(new.input, new.function_defs)}
 
 # %% ../nbs/07_prompts.ipynb #9af95873

@@ -165,9 +165,9 @@ AUTO_LENGTHS = (1, 2, 3, 4)
 def ask_mix(records: Sequence[dict], lengths: Sequence[int] = AUTO_LENGTHS, n: int = 12) -> str:
     """`--ask-lengths auto`'s next mix of `n` asks: one of each length, the rest in proportion to each length's share of
     proposals at the solver's edge in `records` (asked that length, certified at it, solved sometimes; even if none is)."""
-    def edge(n_):
-        asked = [r for r in records if r.get("asked_length") == n_]
-        hit = [r for r in asked if r.get("certified_length") == n_ and 0 < (r.get("solve_rate") or 0) < 1]
+    def edge(length):
+        asked = [r for r in records if r.get("asked_length") == length]
+        hit = [r for r in asked if r.get("certified_length") == length and 0 < (r.get("solve_rate") or 0) < 1]
         return len(hit) / len(asked) if asked else 0.0
     share, extra = {L: edge(L) for L in lengths}, n - len(lengths)
     quota = {L: extra * s / sum(share.values()) if any(share.values()) else extra / len(lengths) for L, s in share.items()}
@@ -228,7 +228,7 @@ def train_solver(cfg: SelfPlayConfig, rd: Path, solver_path: str) -> str:
 def play_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, proposer_path: str, base: list,
                exclude: set) -> tuple[str, str]:
     "Round `k`: the proposer's GRPO and harvest (self-play arm only), the solver's training (none if it learnt from no task); returns the new models."
-    rd, got, solver = run.path / f"round-{k}", [], None
+    rd, got, solver, asks = run.path / f"round-{k}", [], None, round_asks(cfg, run.path, k)
     if cfg.arm == "selfplay":
         solver = start_model(solver_path, cfg.seed)[:2]
         _grpo(rd / "proposer", proposer_path, run.path / "pool.jsonl.gz", cfg.proposer_steps, "proposer", cfg, solver=solver,
@@ -236,7 +236,7 @@ def play_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, propo
               learning_rate=cfg.proposer_lr, temperature=cfg.proposer_temperature, solver_attempts=cfg.solver_attempts,
               solver_stepwise=cfg.solver_kind == "stepwise", learnability_depth_power=cfg.learnability_depth_power,
               novelty_window=cfg.novelty_window, novelty_by=cfg.novelty_by, constrained=cfg.constrained,
-              ask_lengths=round_asks(cfg, run.path, k))
+              ask_lengths=asks)
         got, proposer_path = harvest(rd / "proposer" / "results" / "completions.jsonl", exclude), str(rd / "proposer" / "model")
     tasks, f = round_tasks(cfg, k, got, base), rd / "tasks" / "train.jsonl.gz"
     if not f.exists():
@@ -248,7 +248,7 @@ def play_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, propo
         run.log("harvest", key=f"harvest-{k}", round=k, certified=len(got), used=min(len(got), len(tasks)), tasks=len(tasks),
                 learnt=len(learnt), learnt_proposals=sum(t.key in keys for t in learnt),
                 proposal_distances=dict(sorted(Counter(str(t.distance) for t in got).items())),
-                asked_lengths=round_asks(cfg, run.path, k) if cfg.arm == "selfplay" else None)
+                asked_lengths=asks if cfg.arm == "selfplay" else None)
     return (train_solver(cfg, rd, solver_path) if learnt else solver_path), proposer_path
 
 # %% ../../nbs/15_selfplay.ipynb #036ac674

@@ -135,8 +135,8 @@ def proposer_dataset(ptasks: Sequence[ProposerTask], style: str = "bare", ask_le
     import datasets
     rows = {"prompt": [], "completion": [], "examples": [], "task_id": [], "asked_length": asked_lengths(ptasks, ask_length, lengths)}
     for i, (p, n) in enumerate(zip(ptasks, rows["asked_length"])):
-        rows["prompt"].append(P.proposer_prompt([t.trajectory() for t in p.examples], style, length=n or None))
-        rows["completion"].append(P.proposer_completion(p.target.input, p.target.functions))
+        ex = P.proposer_example([t.trajectory() for t in p.examples], p.target.trajectory(), style, length=n or None)
+        rows["prompt"].append(ex["prompt"]); rows["completion"].append(ex["completion"])
         rows["examples"].append(json.dumps([t.to_record(compact=True) for t in p.examples])); rows["task_id"].append(i)
     return datasets.Dataset.from_dict(rows)
 
