@@ -6,11 +6,12 @@ Docs: https://wandering-light.github.io/wandering_light/tasks.html.md"""
 
 # %% ../nbs/06_tasks.ipynb #e1a6d37e
 from __future__ import annotations
-import contextlib, dataclasses, hashlib, json, random, string, sys, time
+import contextlib, dataclasses, hashlib, itertools, json, multiprocessing, os, random, signal, string, sys, time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
+from functools import partial
 from fastcore.basics import patch
 from .typed_list import TypedList, short_type_name, type_name, value_key
 from .function_def import FunctionDefList, FunctionDefSet
@@ -28,8 +29,8 @@ __all__ = ['SCHEMA_VERSION', 'PACKAGED_TASK_SETS', 'DEFAULT_EVAL_SET', 'load_tas
            'read_tasks', 'write_tasks', 'as_dataset', 'task_from_row', 'random_input', 'sample_values', 'SearchLimits',
            'walk_tasks', 'split_of', 'split_by_root', 'certified_limit', 'answer_index', 'deep_tasks',
            'make_deep_tasks', 'expansion_tasks', 'ProposalError', 'task_from_proposal', 'ProposerTask',
-           'read_proposer_tasks', 'make_proposer_tasks', 'run_lock', 'load_data_dir', 'create_data', 'DataConfig',
-           'data_main', 'Verdict', 'verify_tasks', 'VerifyConfig', 'verify_main']
+           'read_proposer_tasks', 'make_proposer_tasks', 'run_lock', 'load_data_dir', 'data_workers', 'create_data',
+           'DataConfig', 'data_main', 'Verdict', 'verify_tasks', 'VerifyConfig', 'verify_main']
 
 # %% ../nbs/06_tasks.ipynb #dd5a2edb
 SCHEMA_VERSION = 1
@@ -559,6 +560,46 @@ def _walk_shard(i: int, fs: FunctionDefSet, config: dict, method: str, weights: 
             st["roots"] += 1; st["tasks"] += len(got); tasks += got
     return tasks, st
 
+# %% ../nbs/06_tasks.ipynb #94e50317
+def data_workers(workers: int = 0) -> int:
+    "Processes that make shards: `workers`, or (0) every CPU this process may use; 1 without the `fork` start method."
+    if "fork" not in multiprocessing.get_all_start_methods(): return 1
+    if workers: return max(1, workers)
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+# %% ../nbs/06_tasks.ipynb #fc704cfe
+_SHARD_ARGS: tuple = ()
+
+def _shard_worker_init(*args):
+    """Runs once in a worker: keep `_walk_shard`'s fixed arguments; Ctrl-C is the parent's to handle; on Linux the worker
+    dies with its parent (a `kill -9` of `wl data` leaves no worker running); no inherited sandbox."""
+    global _SHARD_ARGS
+    _SHARD_ARGS = args
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform == "linux":
+        import ctypes
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)      # PR_SET_PDEATHSIG
+    from wandering_light import executor
+    executor._default_sandbox.clear()       # a forked copy of the parent's pipe: start a sandbox of its own if needed
+
+def _shard_in_worker(i: int) -> tuple[list[InductionTask], Counter]: return _walk_shard(i, *_SHARD_ARGS)
+
+# %% ../nbs/06_tasks.ipynb #dce34345
+def _shard_makers(run: RunDir, method: str, args: tuple, workers: int = 1) -> Iterator[tuple[str, Callable]]:
+    """`(name, make)` for shards 0, 1, 2, ... of a data run, in order; `make()` returns the shard. With `workers` > 1 the
+    next shards not yet written are being made meanwhile; closing the generator stops the workers."""
+    name = lambda i: f"{method}-{i:05d}"
+    if workers <= 1:
+        yield from ((name(i), partial(_walk_shard, i, *args)) for i in itertools.count())
+        return
+    with multiprocessing.get_context("fork").Pool(workers, _shard_worker_init, args) as pool:   # exit: terminate
+        ahead = {}
+        for i in itertools.count():
+            for j in range(i, i + workers):
+                if j not in ahead and not (run.results / f"{name(j)}.jsonl.gz").exists():
+                    ahead[j] = pool.apply_async(_shard_in_worker, (j,))
+            yield name(i), (ahead.pop(i).get if i in ahead else partial(_walk_shard, i, *args))   # else: on disk
+
 # %% ../nbs/06_tasks.ipynb #28cd098a
 def _write_splits(run: RunDir, fs: FunctionDefSet, splits: dict, stats: Counter, n_proposer: int, proposer_examples: int,
                   seed: int, n_total: int) -> dict:
@@ -593,8 +634,9 @@ def create_data(out: str | Path, n_tasks: int = 1000, seed: int = 0, max_length:
                 fractions: Sequence[float] = (0.8, 0.1, 0.1), max_states: int = 200_000, timeout_s: float = 10.0,
                 exclude_eval: bool = True, functions: FunctionDefSet | None = None, progress: bool = True,
                 on_shard: Callable[[str], None] | None = None, method: str = "walk",
-                weights: dict | None = None, routes: bool = False) -> dict:
-    "Generate certified task data into the run directory `out` (see above); returns the summary."
+                weights: dict | None = None, routes: bool = False, workers: int = 1) -> dict:
+    """Generate certified task data into the run directory `out` (see above); returns the summary. `workers` processes
+    (0: one per CPU) make the walk or expansion shards; the files do not depend on how many."""
     from tqdm.auto import tqdm
     _check_data_args(n_tasks, n_deep, n_proposer, max_length, fractions, method, routes)
     _check_positive(walks_per_root=walks_per_root, roots_per_shard=roots_per_shard, max_states=max_states,
@@ -619,17 +661,20 @@ def create_data(out: str | Path, n_tasks: int = 1000, seed: int = 0, max_length:
             if on_shard: on_shard(name)
             return res
 
-        walk, seen, i = [], set(), 0
+        walk, seen = [], set()
         bar = tqdm(total=n_tasks, desc=f"{method} tasks", unit="task", disable=not progress)
         max_shards = 20 + 4 * n_tasks // max(1, roots_per_shard)
-        while len(walk) < n_tasks:
-            if i >= max_shards: raise UserError(f"gave up after {i} shards with {len(walk)} of {n_tasks} tasks")
-            got, st = shard(f"{method}-{i:05d}", lambda: _walk_shard(i, fs, config, method, weights, limits, exclude))
-            stats.update(st)
-            for t in got:
-                if len(walk) < n_tasks and t.key not in seen: seen.add(t.key); walk.append(t); bar.update(1)
-                elif t.key in seen: stats["duplicate_across_shards"] += 1
-            i += 1
+        makers = _shard_makers(run, method, (fs, config, method, weights, limits, exclude),
+                               data_workers(workers) if n_tasks and workers != 1 else 1)
+        with contextlib.closing(makers):
+            for i, (name, make) in enumerate(makers):
+                if len(walk) >= n_tasks: break
+                if i >= max_shards: raise UserError(f"gave up after {i} shards with {len(walk)} of {n_tasks} tasks")
+                got, st = shard(name, make)
+                stats.update(st)
+                for t in got:
+                    if len(walk) < n_tasks and t.key not in seen: seen.add(t.key); walk.append(t); bar.update(1)
+                    elif t.key in seen: stats["duplicate_across_shards"] += 1
         bar.close()
 
         deep = []
@@ -666,6 +711,8 @@ class DataConfig:
     timeout: float = field(default=10.0, metadata={"help": "time limit of one labelling search, seconds"})
     split: str = field(default="0.8,0.1,0.1", metadata={"help": "train,validation,test fractions"})
     include_eval_inputs: bool = field(default=False, metadata={"help": "do not exclude the packaged eval set's inputs"})
+    workers: int = field(default=0, metadata={"help": "processes that make the tasks (0: every CPU this process may use; "
+                         "the files do not depend on it)", "min": 0})
     quiet: bool = field(default=False, metadata={"help": "no progress bars"})
     routes: bool = field(default=False, metadata={"help": "label each expansion task with a route drawn among all "
                          "shortest ones and every optimal tool at each step (the step-wise policy's labels)"})
@@ -702,7 +749,7 @@ def data_main(argv: list[str] | None = None) -> int:
                     deep_max_distance=a.deep_max, deep_max_states=a.deep_max_states, n_proposer=a.proposer,
                     proposer_examples=a.examples, fractions=a.fractions, max_states=a.max_states, timeout_s=a.timeout,
                     exclude_eval=not a.include_eval_inputs, progress=not a.quiet, method=a.method,
-                    weights=a.distance_weights, routes=a.routes)
+                    weights=a.distance_weights, routes=a.routes, workers=data_workers(a.workers))
 
     for f, v in s["files"].items(): print(f"{Path(a.out) / f}: {v['tasks']} tasks {v.get('by_distance', '')}")
     return 0
