@@ -72,19 +72,21 @@ def _step_row(r: dict, tool: str, spans: bool, results: bool, ex: Executor) -> d
 def step_examples(tasks: Sequence[InductionTask], world_share: float = 0.0, oneshot_share: float = 0.0, seed: int = 0,
                   functions: FunctionDefSet | None = None, spans: bool = False, results: bool = False,
                   steps: bool = True, world_values: bool = False, world_digits: int | None = None,
-                  world_tools: str = "route") -> list[dict]:
+                  world_tools: str = "route", tool_set: bool = False) -> list[dict]:
     """Prompt-completion pairs of kind `step`, `world` and `oneshot` from the tasks' routes; `spans`: step rows also carry
     the targets' character spans (`prompts.step_table`); `results` (with `spans`): and a `tail`, what the chosen tool
     returns (`result_tail`, below); `steps=False`: no step examples (with `world_share=1`, a world model's data alone);
     `world_values`: a world-model example per value instead of per batch (`world_value_pairs`); `world_digits`:
     their floats to that many significant digits (`prompts.world_prompt`); `world_tools`: the tool each asks about,
-    the route's (`route`) or any that takes the step's values (`any`, uniformly: every tool taught, not the routes' few)."""
+    the route's (`route`) or any that takes the step's values (`any`, uniformly: every tool taught, not the routes' few);
+    `tool_set`: step rows also list every optimal tool (`optimal`), for the set loss below."""
     fs = functions if functions is not None else default_functions()
     rng, ex, space, out = random.Random(seed), Executor(fs), SearchSpace(fs), []
     for t in tasks:
         if rng.random() < oneshot_share: out.append({**P.induction_example(t.input, t.output, t.functions), "kind": "oneshot"})
         for r in step_rows(t, ex, space):
-            if steps: out.append(_step_row(r, rng.choice(r["optimal"]), spans, results, ex))
+            if steps: out.append(_step_row(r, rng.choice(r["optimal"]), spans, results, ex)
+                                 | ({"optimal": list(r["optimal"])} if tool_set else {}))
             if rng.random() < world_share:
                 tool, got = _world_tool(r, world_tools, rng, ex)
                 pairs = world_value_pairs(r["values"], got) if world_values else [(r["values"], got)]
@@ -128,9 +130,24 @@ def tokenized_examples(tokenizer, rows: Sequence[dict], batch_size: int = 1000, 
     return out
 
 # %% ../nbs/07b_steps.ipynb #99ef298b
-def target_loss(logits: torch.Tensor, labels: torch.Tensor, weight: float = 1.0, pair_weight: float = 1.0) -> torch.Tensor:
+def _set_ce(logits: torch.Tensor, y: torch.Tensor, sets: torch.Tensor) -> torch.Tensor:
+    """Mean over the labels `y` (-100: none) of -log p(label); where a label is one of its row's `sets` (token ids, -1
+    pads), -log of the whole set's probability instead."""
+    keep = y != -100
+    if not keep.any(): return logits.sum() * 0.0
+    lg, y, s = logits[keep], y[keep], sets[keep]
+    in_set = (s == y[:, None]).any(1)
+    s = torch.where(in_set[:, None], s, -1)
+    s[:, 0] = torch.where(in_set, s[:, 0], y)           # elsewhere the set is the label alone: the plain loss
+    picked = lg.gather(1, s.clamp(min=0)).masked_fill(s < 0, float("-inf"))
+    return (lg.logsumexp(1) - picked.logsumexp(1)).mean()
+
+def target_loss(logits: torch.Tensor, labels: torch.Tensor, weight: float = 1.0, pair_weight: float = 1.0,
+                optimal: torch.Tensor | None = None) -> torch.Tensor:
     """Mean next-token loss over the completion's labels, plus `weight` x the mean over the target-value labels, plus
-    `pair_weight` x the mean over the tools learnt after the pair lines (see above)."""
+    `pair_weight` x the mean over the tools learnt after the pair lines (see above). With `optimal` (each row's optimal
+    tool ids, `[batch, k]`, -1 pads) a step's tool is learnt as a set: -log of the optimal tools' total probability."""
+    b, t = labels.shape
     logits, labels = logits[:, :-1].flatten(0, 1).float(), labels[:, 1:].flatten()
     def mean_ce(y):
         keep = y != -100
@@ -138,25 +155,33 @@ def target_loss(logits: torch.Tensor, labels: torch.Tensor, weight: float = 1.0,
     tool = torch.where(labels < TARGET_OFFSET, labels, -100)
     target = torch.where((labels >= TARGET_OFFSET) & (labels < PAIR_OFFSET), labels - TARGET_OFFSET, -100)
     pair = torch.where(labels >= PAIR_OFFSET, labels - PAIR_OFFSET, -100)
-    return mean_ce(tool) + weight * mean_ce(target) + pair_weight * mean_ce(pair)
+    first = mean_ce(tool) if optimal is None else _set_ce(logits, tool, optimal[:, None].expand(b, t - 1, -1).flatten(0, 1))
+    return first + weight * mean_ce(target) + pair_weight * mean_ce(pair)
 
 # %% ../nbs/07b_steps.ipynb #9e201f29
+def _tool_ids(tokenizer, tools: Sequence[str]) -> list[int]:
+    "The token ids of `tools` when there are several, each one token (the DSL tokenizer's); else [] (nothing to learn as a set)."
+    ids = [tokenizer.convert_tokens_to_ids(t) for t in tools] if len(tools) > 1 else []
+    return [] if None in ids or tokenizer.unk_token_id in ids else ids
+
 def step_dataset(tasks: Sequence[InductionTask], world_share: float = 0.0, oneshot_share: float = 0.0, seed: int = 0,
                  tokenizer=None, target_loss: bool = False, results: bool = False, pairs: bool = False, steps: bool = True,
-                 world_values: bool = False, world_digits: int | None = None, world_tools: str = "route"):
+                 world_values: bool = False, world_digits: int | None = None, world_tools: str = "route",
+                 tool_set: bool = False):
     """`step_examples` as a shuffled `datasets.Dataset`: columns `prompt`, `completion`, `kind`; with `target_loss`,
     tokenized by `tokenizer` with the target values learnt too (columns `input_ids`, `labels`, `kind`; see below), with
-    `results` the chosen tool's results after it, with `pairs` the tool after each pair line; `steps=False`: no step rows; `world_values`: world rows one value each, `world_digits`: their floats so rounded, `world_tools`: which tools they ask about."""
+    `results` the chosen tool's results after it, with `pairs` the tool after each pair line; `steps=False`: no step rows; `world_values`: world rows one value each, `world_digits`: their floats so rounded, `world_tools`: which tools they ask about; `tool_set` (with `target_loss`): a column `optimal`, the token ids of a step's optimal tools when there are several (else empty)."""
     import datasets
-    if (results or pairs) and not target_loss:
-        raise ValueError("results and pairs are learnt by the target loss: give target_loss=True")
+    if (results or pairs or tool_set) and not target_loss:
+        raise ValueError("results, pairs and tool sets are learnt by the target loss: give target_loss=True")
     rows = step_examples(tasks, world_share, oneshot_share, seed, spans=target_loss, results=results, steps=steps,
                          world_values=world_values, world_digits=world_digits,
-                         world_tools=world_tools)
+                         world_tools=world_tools, tool_set=tool_set)
     random.Random(seed).shuffle(rows)
     if target_loss:
         if tokenizer is None: raise ValueError("target_loss needs the tokenizer")
-        rows = [r | {"kind": k} for r, k in zip(tokenized_examples(tokenizer, rows, pairs=pairs), (r["kind"] for r in rows))]
+        extra = [{"kind": r["kind"]} | ({"optimal": _tool_ids(tokenizer, r.get("optimal", ()))} if tool_set else {}) for r in rows]
+        rows = [r | e for r, e in zip(tokenized_examples(tokenizer, rows, pairs=pairs), extra)]
     return datasets.Dataset.from_list(rows)
 
 # %% ../nbs/07b_steps.ipynb #6d26ae1d

@@ -16,7 +16,8 @@ from typing import Sequence
 # %% auto #0
 __all__ = ['SFTRunConfig', 'parse_args', 'induction_dataset', 'parse_lengths', 'asked_lengths', 'proposer_dataset',
            'prepare_data', 'evaluate_induction', 'HeldOutEvalCallback', 'StepEvalCallback', 'ProposerEvalCallback',
-           'eval_callback', 'TargetLossTrainer', 'run_sft', 'print_summary', 'main', 'quiet_datasets']
+           'eval_callback', 'TargetLossTrainer', 'ToolSetCollator', 'run_sft', 'print_summary', 'main',
+           'quiet_datasets']
 
 # %% ../../nbs/12_sft.ipynb #b8546c43
 import torch
@@ -67,6 +68,8 @@ class SFTRunConfig(TrainOptions, SFTConfig):
     pair_loss: float = _opt(0.0, "steps, with --target-loss: weight of the tool also learnt after every pair line but the "
                             "last, from the pairs above it (deep supervision on the same forward pass; 0, the default: off, as it "
                             "showed no gain in trials: see the steps chapter)", min=0.0)
+    tool_set: bool = _opt(False, "steps, with --target-loss: learn a step's tool as the set of its optimal tools (-log of "
+                          "their total probability) instead of the one drawn among them (see the steps chapter)")
     self_tasks: int = _opt(4_000, "self: training tasks the start policy is rolled out on (its outcomes are the "
                          "labels; benchmarks/self_knowledge.py takes 30,000: on 6,000 the evaluator overfitted)", min=1)
     self_max_steps: int = _opt(8, "self: the budget of that rollout, in tools", min=1)
@@ -91,6 +94,8 @@ class SFTRunConfig(TrainOptions, SFTConfig):
             raise UserError("--step-results are learnt by the target loss: drop --target-loss False, or --step-results")
         if self.pair_loss and not self.target_loss:
             raise UserError("--pair-loss is learnt with the target loss: drop --target-loss False, or --pair-loss")
+        if self.tool_set and not self.target_loss:
+            raise UserError("--tool-set is learnt with the target loss: drop --target-loss False, or --tool-set")
         if self.ask_length and self.task != "proposer": raise UserError("--ask-length asks a proposer: it needs --task proposer")
         if self.learning_rate is None: self.learning_rate = 1e-3 if self.model_name in MODEL_SIZES else 1e-4
         super().__post_init__()
@@ -271,10 +276,23 @@ class TargetLossTrainer(SFTTrainer):
 
     def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
         "The forward pass without labels (they hold shifted target tokens), then the loss of means."
-        labels = inputs.pop("labels")
+        labels, optimal = inputs.pop("labels"), inputs.pop("optimal", None)
         out = model(**inputs, use_cache=False)
-        loss = target_loss(out.logits, labels, self.target_weight, self.pair_weight)
+        loss = target_loss(out.logits, labels, self.target_weight, self.pair_weight, optimal)
         return (loss, out) if return_outputs else loss
+
+    def _set_signature_columns_if_needed(self):
+        "TRL's columns, and the optimal tools of `--tool-set` (a dataset without them loses nothing)."
+        super()._set_signature_columns_if_needed()
+        if "optimal" not in self._signature_columns: self._signature_columns = [*self._signature_columns, "optimal"]
+
+class ToolSetCollator:
+    "TRL's collator (`base`), plus the examples' `optimal` tool ids as a `[batch, k]` tensor padded with -1."
+    def __init__(self, base): self.base = base
+    def __call__(self, examples: list[dict]) -> dict:
+        sets = [list(e.pop("optimal", None) or ()) for e in examples]
+        k = max(1, *map(len, sets))
+        return self.base(examples) | {"optimal": torch.tensor([s + [-1] * (k - len(s)) for s in sets], dtype=torch.long)}
 
 # %% ../../nbs/12_sft.ipynb #a2769013
 def run_sft(cfg: SFTRunConfig) -> dict:
@@ -287,7 +305,7 @@ def run_sft(cfg: SFTRunConfig) -> dict:
         per_value = cfg.task == "world" if cfg.world_per_value is None else cfg.world_per_value
         if cfg.task in ("steps", "world"): model.config.wl_world_format, model.config.wl_world_digits = "value" if per_value else "batch", cfg.world_digits
         if cfg.task == "steps": ds = step_dataset(data["train"], cfg.world_share, cfg.oneshot_share, cfg.seed, tok, cfg.target_loss,
-                                                    cfg.step_results, pairs=cfg.pair_loss > 0, world_values=per_value,
+                                                    cfg.step_results, pairs=cfg.pair_loss > 0, world_values=per_value, tool_set=cfg.tool_set,
                                                     world_digits=cfg.world_digits, world_tools=cfg.world_tools)
         elif cfg.task == "world": ds = step_dataset(data["train"], 1.0, 0.0, cfg.seed, steps=False, world_values=per_value,
                                                     world_digits=cfg.world_digits, world_tools=cfg.world_tools)
@@ -304,6 +322,7 @@ def run_sft(cfg: SFTRunConfig) -> dict:
         trainer = trainer_cls(model=model, args=cfg, train_dataset=ds, processing_class=tok, peft_config=tr.peft_config(),
                              callbacks=tr.callbacks(eval_callback(cfg, data, tok, tr)))
         if isinstance(trainer, TargetLossTrainer): trainer.pair_weight = cfg.pair_loss
+        if cfg.task == "steps" and cfg.tool_set: trainer.data_collator = ToolSetCollator(trainer.data_collator)
         if not tr.train(trainer, train_tasks=len(data["train"]), heldout_tasks=len(data["heldout"])): return tr.stopped
         s = tr.summary(task=cfg.task, train_loss=tr.output.training_loss)
         return tr.finish(trainer, tok, s, f"# SFT run ({cfg.task})\n\nModel `{cfg.model_name}`, recipe `{cfg.recipe}`, "
