@@ -16,7 +16,7 @@ __all__ = ['PROFILE_KEYS', 'PROFILES', 'UPSTREAM', 'MainJobConfig', 'stage_data'
 
 # %% ../../nbs/16_main_job.ipynb #a21e0928
 import torch
-from ..tasks import DEFAULT_EVAL_SET, create_data, read_tasks, run_lock, write_tasks
+from ..tasks import DEFAULT_EVAL_SET, create_data, data_workers, read_tasks, run_lock, write_tasks
 from ..utils import RunDir, UserError, check_config, write_text_atomic
 from .core import _opt, load_recipe, quiet_progress
 from ..steps import STEP_DISTANCE_WEIGHTS
@@ -25,7 +25,7 @@ from .sft import SFTRunConfig, run_sft, _sample
 from .rl_grpo import GRPORunConfig, run_grpo
 
 # %% ../../nbs/16_main_job.ipynb #33172aaa
-PROFILE_KEYS = ("tasks", "sft_steps", "sft_batch", "sft_minutes", "sft_compile", "sft_eval_every", "grpo_steps", "grpo_batch",
+PROFILE_KEYS = ("tasks", "sft_steps", "sft_batch", "sft_minutes", "sft_compile", "sft_tool_set", "sft_eval_every", "grpo_steps", "grpo_batch",
                 "grpo_minutes", "select_from", "heldout", "upstream", "guided_budget")
 PROFILES = {name: {k: r[k] for k in PROFILE_KEYS} for name in ("quickstart", "smoke") for r in [load_recipe(name)]}
 UPSTREAM = "upstream480"
@@ -39,9 +39,12 @@ class MainJobConfig:
     sft_steps: int = _opt(40_000, "SFT steps (step-wise, world-model and one-shot examples); with sft_minutes an upper "
                           "bound, the schedule then runs on the clock", min=1)
     sft_batch: int = _opt(16, "SFT batch size", min=1)
-    sft_minutes: float | None = _opt(9.5, "SFT training-time limit in minutes (none: no limit)")
+    sft_minutes: float | None = _opt(10.4, "SFT training-time limit in minutes (none: no limit)")
     sft_compile: bool = _opt(False, "train a torch.compile'd model: 1.21 times the SFT steps a minute on a 2-core CPU "
                              "(benchmarks/compile.py); needs a C compiler")
+    sft_tool_set: bool = _opt(True, "learn a step's tool as the set of its optimal tools (`wl sft --tool-set`): in two "
+                              "seeds of the quickstart profile, +2.1 and +1.5 points step-wise on the upstream set, "
+                              "+0.0 and +0.3 held-out (benchmarks/tool_set.py)")
     sft_eval_every: int = _opt(2_000, "SFT steps between held-out evaluations", min=1)
     grpo_steps: int = _opt(0, "GRPO steps on the one-shot format (0: no GRPO stage)", min=0)
     grpo_batch: int = _opt(32, "GRPO completions per step", min=8)
@@ -65,10 +68,10 @@ class MainJobConfig:
 def _resume(path: Path) -> bool: return (path / "config.json").exists()
 
 def stage_data(run: RunDir, p: dict, seed: int, quiet: bool) -> dict:
-    "Certified tasks with route labels into RUN/data (resumable)."
+    "Certified tasks with route labels into RUN/data (resumable), made by a process per CPU."
     return create_data(run.path / "data", p["tasks"], seed, walks_per_root=16, method="expansion",
                        roots_per_shard=max(25, min(500, p["tasks"] // 40)), progress=not quiet, routes=True,
-                       weights=STEP_DISTANCE_WEIGHTS)
+                       weights=STEP_DISTANCE_WEIGHTS, workers=data_workers())
 
 def stage_sft(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = False) -> dict:
     "A tiny model from scratch, step-wise SFT (with world-model and one-shot examples) on RUN/data into RUN/sft."
@@ -78,7 +81,7 @@ def stage_sft(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = F
         max_steps=p["sft_steps"], per_device_train_batch_size=p["sft_batch"], max_length=256, group_by_length=True,
         eval_every=p["sft_eval_every"], eval_tasks=min(p["heldout"], 300), save_steps=p["sft_eval_every"], warmup_ratio=0.02,
         logging_steps=min(100, max(5, p["sft_steps"] // 40)), seed=seed, time_limit=p["sft_minutes"],
-        clock_schedule=p["sft_minutes"] is not None, threads=threads or None, torch_compile=p["sft_compile"],
+        clock_schedule=p["sft_minutes"] is not None, threads=threads or None, torch_compile=p["sft_compile"], tool_set=p["sft_tool_set"],
         quiet=quiet, verbose=verbose, resume=_resume(d))))
 
 # %% ../../nbs/16_main_job.ipynb #e4cd8c25
