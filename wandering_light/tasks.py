@@ -585,20 +585,23 @@ def _shard_worker_init(*args):
 def _shard_in_worker(i: int) -> tuple[list[InductionTask], Counter]: return _walk_shard(i, *_SHARD_ARGS)
 
 # %% ../nbs/06_tasks.ipynb #dce34345
-def _shard_makers(run: RunDir, method: str, args: tuple, workers: int = 1) -> Iterator[tuple[str, Callable]]:
-    """`(name, make)` for shards 0, 1, 2, ... of a data run, in order; `make()` returns the shard. With `workers` > 1 the
-    next shards not yet written are being made meanwhile; closing the generator stops the workers."""
+@contextlib.contextmanager
+def _shard_pool(workers: int, args: tuple):
+    """`workers` processes for `_shard_makers` (None for one), terminated on exit. Made before the run's lock is taken:
+    a forked worker holding the lock's file would keep the run locked after a `kill -9` of its parent, for a moment."""
+    if workers <= 1: yield None; return
+    with multiprocessing.get_context("fork").Pool(workers, _shard_worker_init, args) as pool: yield pool
+
+def _shard_makers(run: RunDir, method: str, args: tuple, pool=None, workers: int = 1) -> Iterator[tuple[str, Callable]]:
+    """`(name, make)` for shards 0, 1, 2, ... of a data run, in order; `make()` returns the shard. With a `pool` of
+    `workers` processes the next shards not yet written are being made meanwhile."""
     name = lambda i: f"{method}-{i:05d}"
-    if workers <= 1:
-        yield from ((name(i), partial(_walk_shard, i, *args)) for i in itertools.count())
-        return
-    with multiprocessing.get_context("fork").Pool(workers, _shard_worker_init, args) as pool:   # exit: terminate
-        ahead = {}
-        for i in itertools.count():
-            for j in range(i, i + workers):
-                if j not in ahead and not (run.results / f"{name(j)}.jsonl.gz").exists():
-                    ahead[j] = pool.apply_async(_shard_in_worker, (j,))
-            yield name(i), (ahead.pop(i).get if i in ahead else partial(_walk_shard, i, *args))   # else: on disk
+    ahead = {}
+    for i in itertools.count():
+        for j in range(i, i + workers if pool else i):
+            if j not in ahead and not (run.results / f"{name(j)}.jsonl.gz").exists():
+                ahead[j] = pool.apply_async(_shard_in_worker, (j,))
+        yield name(i), (ahead.pop(i).get if i in ahead else partial(_walk_shard, i, *args))   # else: on disk, or no pool
 
 # %% ../nbs/06_tasks.ipynb #28cd098a
 def _write_splits(run: RunDir, fs: FunctionDefSet, splits: dict, stats: Counter, n_proposer: int, proposer_examples: int,
@@ -651,10 +654,11 @@ def create_data(out: str | Path, n_tasks: int = 1000, seed: int = 0, max_length:
         weights = {int(d): w for d, w in (weights or EVAL_DISTANCE_WEIGHTS).items()}
         config.update(method=method, weights={str(d): w for d, w in sorted(weights.items())})
     if routes: config["routes"] = True
-    with run_lock(out):
+    exclude = _eval_inputs([DEFAULT_EVAL_SET]) if exclude_eval else set()
+    limits, stats = SearchLimits(max_states, timeout_s), Counter()
+    args, n_workers = (fs, config, method, weights, limits, exclude), data_workers(workers) if n_tasks and workers != 1 else 1
+    with _shard_pool(n_workers, args) as pool, run_lock(out):
         run = RunDir(out, config)
-        exclude = _eval_inputs([DEFAULT_EVAL_SET]) if exclude_eval else set()
-        limits, stats = SearchLimits(max_states, timeout_s), Counter()
 
         def shard(name, make):
             res = _shard(run, name, make)
@@ -664,17 +668,14 @@ def create_data(out: str | Path, n_tasks: int = 1000, seed: int = 0, max_length:
         walk, seen = [], set()
         bar = tqdm(total=n_tasks, desc=f"{method} tasks", unit="task", disable=not progress)
         max_shards = 20 + 4 * n_tasks // max(1, roots_per_shard)
-        makers = _shard_makers(run, method, (fs, config, method, weights, limits, exclude),
-                               data_workers(workers) if n_tasks and workers != 1 else 1)
-        with contextlib.closing(makers):
-            for i, (name, make) in enumerate(makers):
-                if len(walk) >= n_tasks: break
-                if i >= max_shards: raise UserError(f"gave up after {i} shards with {len(walk)} of {n_tasks} tasks")
-                got, st = shard(name, make)
-                stats.update(st)
-                for t in got:
-                    if len(walk) < n_tasks and t.key not in seen: seen.add(t.key); walk.append(t); bar.update(1)
-                    elif t.key in seen: stats["duplicate_across_shards"] += 1
+        for i, (name, make) in enumerate(_shard_makers(run, method, args, pool, n_workers)):
+            if len(walk) >= n_tasks: break
+            if i >= max_shards: raise UserError(f"gave up after {i} shards with {len(walk)} of {n_tasks} tasks")
+            got, st = shard(name, make)
+            stats.update(st)
+            for t in got:
+                if len(walk) < n_tasks and t.key not in seen: seen.add(t.key); walk.append(t); bar.update(1)
+                elif t.key in seen: stats["duplicate_across_shards"] += 1
         bar.close()
 
         deep = []
