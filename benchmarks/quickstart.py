@@ -5,7 +5,7 @@ and reports the headline success rates (step-wise, guided, one-shot, BFS, random
 the upstream 480-task set), the wall time of each stage and in all, the SFT steps the time limit allowed, and the SFT
 learning curve (step-wise success on held-out tasks against training minutes).
 
-Usage: python benchmarks/quickstart.py [--save] [--run-dir runs/quickstart] [--threads 0]
+Usage: python benchmarks/quickstart.py [--save] [--run-dir runs/quickstart] [--threads 0] [--name quickstart]
 """
 import argparse, json, sys
 from pathlib import Path
@@ -17,6 +17,7 @@ def main(argv):
     ap.add_argument("--save", action="store_true")
     ap.add_argument("--run-dir", default="runs/quickstart")
     ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default, every core)")
+    ap.add_argument("--name", default="quickstart", help="the results file's name (another run of the job beside the first)")
     a = ap.parse_args(argv)
     from wandering_light.training.main_job import run_main_job
     from wandering_light.utils import RunDir
@@ -31,7 +32,7 @@ def main(argv):
                "stepwise_by_distance": {"heldout": {d: round(v["success_rate"], 4) for d, v in held["by_distance"].items()}}, "stage_wall_seconds": timing, "wall_minutes": round(sum(timing.values()) / 60, 2),
                "sft_steps": sft["steps"], "sft_train_minutes": round(sft["train_seconds"] / 60, 2), "sft_stopped": sft["stopped"],
                "sft_learning_curve_heldout": curve, "threads": a.threads or "torch default"}
-    report("quickstart", figures, argv)
+    report(a.name, figures, argv, script="quickstart")
     return 0
 
 if __name__ == "__main__":

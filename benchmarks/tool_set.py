@@ -4,8 +4,9 @@ From a finished `wl quickstart` run (`--from`: its data and its held-out tasks),
 `training.main_job.stage_sft`: a tiny model from scratch, step-wise examples with world-model and one-shot ones beside
 them, batches of 16, 10.4 training minutes with the schedule on the clock) is trained for each seed of `--seeds`, with
 and without `--tool-set`, into RUN/ARM-sSEED/sft, and each model is evaluated step-wise (one greedy rollout avoiding
-repeats, the `stepwise` solver at budget 1) on the upstream 480-task set and the run's held-out tasks. Seed 0 without
-the set is the quickstart run itself (its SFT and its evaluation), not trained again. Every run resumes; finished ones
+repeats, the `stepwise` solver at budget 1) on the upstream 480-task set and the run's held-out tasks. The quickstart
+run itself (its SFT and its evaluation) is seed 0 of its own arm, not trained again: with the set if its profile had
+`sft_tool_set` (the quickstart profile's default since 29 November), else without. Every run resumes; finished ones
 are read back. Figures: success per arm and seed, by distance, the SFT steps each took, the set's gain per seed, and how
 many step rows have more than one optimal tool (the rows the set loss changes: on the first 3,000 training tasks).
 Training runs one at a time, on both cores; run nothing else meanwhile (the step counts depend on it).
@@ -64,10 +65,11 @@ def main(argv):
     if not (src / "summary.json").exists(): sys.exit(f"error: {src} is not a finished `wl quickstart` run (no summary.json)")
     sets = {"upstream480": DEFAULT_EVAL_SET, "heldout": src / "heldout_test.jsonl.gz"}
     seeds, arms, steps = [int(s) for s in a.seeds.split(",")], {}, {}
+    own = "set" if json.loads((src / "config.json").read_text()).get("sft_tool_set") else "plain"
     for seed in seeds:
         for arm in ("plain", "set"):
             key = f"{arm}-s{seed}"
-            if arm == "plain" and seed == 0:      # the quickstart run itself
+            if arm == own and seed == 0:      # the quickstart run itself
                 steps[key] = json.loads((src / "sft" / "summary.json").read_text())["steps"]
                 arms[key] = {n: brief(json.loads((src / f"eval-{n}" / "summary.json").read_text())["stepwise"]) for n in sets}
                 continue
