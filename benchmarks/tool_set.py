@@ -19,15 +19,9 @@ from _common import report
 
 def sft(data: Path, out: Path, seed: int, tool_set: bool) -> dict:
     "The main job's SFT stage, with or without the tool set, into `out` (resumed; a finished run is read back)."
-    from wandering_light.training.main_job import PROFILES
-    from wandering_light.training.sft import SFTRunConfig, run_sft
-    from wandering_light.utils import check_config
-    p = PROFILES["quickstart"]
-    return run_sft(check_config(SFTRunConfig(
-        task="steps", world_share=0.1, oneshot_share=0.1, data=str(data), run_dir=str(out), max_steps=p["sft_steps"],
-        per_device_train_batch_size=p["sft_batch"], max_length=256, group_by_length=True, eval_every=p["sft_eval_every"],
-        eval_tasks=min(p["heldout"], 300), save_steps=p["sft_eval_every"], warmup_ratio=0.02, logging_steps=100, seed=seed,
-        time_limit=p["sft_minutes"], clock_schedule=True, tool_set=tool_set, quiet=True, resume=(out / "config.json").exists())))
+    from wandering_light.training.main_job import PROFILES, sft_config
+    from wandering_light.training.sft import run_sft
+    return run_sft(sft_config(data, out, PROFILES["quickstart"], seed, tool_set=tool_set))
 
 def evaluate(model: Path, sets: dict, out: Path) -> dict:
     from wandering_light.evals.run_evaluation import run_evaluation

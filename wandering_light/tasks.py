@@ -750,7 +750,7 @@ def data_main(argv: list[str] | None = None) -> int:
                     deep_max_distance=a.deep_max, deep_max_states=a.deep_max_states, n_proposer=a.proposer,
                     proposer_examples=a.examples, fractions=a.fractions, max_states=a.max_states, timeout_s=a.timeout,
                     exclude_eval=not a.include_eval_inputs, progress=not a.quiet, method=a.method,
-                    weights=a.distance_weights, routes=a.routes, workers=data_workers(a.workers))
+                    weights=a.distance_weights, routes=a.routes, workers=a.workers)
 
     for f, v in s["files"].items(): print(f"{Path(a.out) / f}: {v['tasks']} tasks {v.get('by_distance', '')}")
     return 0

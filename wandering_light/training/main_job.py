@@ -11,12 +11,12 @@ from dataclasses import dataclass, asdict
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['PROFILE_KEYS', 'PROFILES', 'UPSTREAM', 'MainJobConfig', 'stage_data', 'stage_sft', 'stage_grpo', 'solvers',
-           'stage_eval', 'headline', 'main_job_report', 'run_job', 'run_main_job']
+__all__ = ['PROFILE_KEYS', 'PROFILES', 'UPSTREAM', 'MainJobConfig', 'stage_data', 'sft_config', 'stage_sft', 'stage_grpo',
+           'solvers', 'stage_eval', 'headline', 'main_job_report', 'run_job', 'run_main_job']
 
 # %% ../../nbs/16_main_job.ipynb #a21e0928
 import torch
-from ..tasks import DEFAULT_EVAL_SET, create_data, data_workers, read_tasks, run_lock, write_tasks
+from ..tasks import DEFAULT_EVAL_SET, create_data, read_tasks, run_lock, write_tasks
 from ..utils import RunDir, UserError, check_config, write_text_atomic
 from .core import _opt, load_recipe, quiet_progress
 from ..steps import STEP_DISTANCE_WEIGHTS
@@ -71,18 +71,22 @@ def stage_data(run: RunDir, p: dict, seed: int, quiet: bool) -> dict:
     "Certified tasks with route labels into RUN/data (resumable), made by a process per CPU."
     return create_data(run.path / "data", p["tasks"], seed, walks_per_root=16, method="expansion",
                        roots_per_shard=max(25, min(500, p["tasks"] // 40)), progress=not quiet, routes=True,
-                       weights=STEP_DISTANCE_WEIGHTS, workers=data_workers())
+                       weights=STEP_DISTANCE_WEIGHTS, workers=0)
 
-def stage_sft(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = False) -> dict:
-    "A tiny model from scratch, step-wise SFT (with world-model and one-shot examples) on RUN/data into RUN/sft."
-    d = run.path / "sft"
-    return run_sft(check_config(SFTRunConfig(
-        task="steps", world_share=0.1, oneshot_share=0.1, data=str(run.path / "data"), run_dir=str(d),
+def sft_config(data: Path, d: Path, p: dict, seed: int, threads=None, quiet: bool = True, verbose: bool = False,
+               **overrides) -> SFTRunConfig:
+    "The SFT stage's options for profile `p`: a tiny model from scratch, step-wise SFT on `data` into `d` (`overrides` win)."
+    return check_config(SFTRunConfig(**{**dict(
+        task="steps", world_share=0.1, oneshot_share=0.1, data=str(data), run_dir=str(d),
         max_steps=p["sft_steps"], per_device_train_batch_size=p["sft_batch"], max_length=256, group_by_length=True,
         eval_every=p["sft_eval_every"], eval_tasks=min(p["heldout"], 300), save_steps=p["sft_eval_every"], warmup_ratio=0.02,
         logging_steps=min(100, max(5, p["sft_steps"] // 40)), seed=seed, time_limit=p["sft_minutes"],
         clock_schedule=p["sft_minutes"] is not None, threads=threads or None, torch_compile=p["sft_compile"], tool_set=p["sft_tool_set"],
-        quiet=quiet, verbose=verbose, resume=_resume(d))))
+        quiet=quiet, verbose=verbose, resume=_resume(d)), **overrides}))
+
+def stage_sft(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = False) -> dict:
+    "A tiny model from scratch, step-wise SFT (with world-model and one-shot examples) on RUN/data into RUN/sft."
+    return run_sft(sft_config(run.path / "data", run.path / "sft", p, seed, threads, quiet, verbose))
 
 # %% ../../nbs/16_main_job.ipynb #e4cd8c25
 def stage_grpo(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = False) -> dict:
