@@ -25,12 +25,13 @@ def main(argv):
     headline = run_main_job(run, "quickstart", threads=a.threads or None, quiet=True)
     timing = {e["stage"]: e["seconds"] for e in RunDir(run).events("stage")}
     sft = json.loads((run / "sft" / "summary.json").read_text())
+    job = json.loads((run / "config.json").read_text())
     curve = [{"step": e["step"], "train_minutes": round(e["train_seconds"] / 60, 2), "success_rate": round(e["success_rate"], 4)}
              for e in RunDir(run / "sft").events("eval")]
     held = json.loads((run / "eval-heldout" / "summary.json").read_text())["stepwise"]
     figures = {"headline": headline, "heldout_tasks": held["tasks"],
                "stepwise_by_distance": {"heldout": {d: round(v["success_rate"], 4) for d, v in held["by_distance"].items()}}, "stage_wall_seconds": timing, "wall_minutes": round(sum(timing.values()) / 60, 2),
-               "sft_steps": sft["steps"], "sft_train_minutes": round(sft["train_seconds"] / 60, 2), "sft_stopped": sft["stopped"],
+               "sft_model": job.get("sft_model", "tiny"), "sft_lr": job.get("sft_lr", 1e-3), "sft_steps": sft["steps"], "sft_train_minutes": round(sft["train_seconds"] / 60, 2), "sft_stopped": sft["stopped"],
                "sft_learning_curve_heldout": curve, "threads": a.threads or "torch default"}
     report(a.name, figures, argv, script="quickstart")
     return 0

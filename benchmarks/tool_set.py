@@ -1,7 +1,8 @@
 """A step's tool learnt as the set of its optimal tools (`wl sft --tool-set`) against the one tool drawn, at the main job's size.
 
 From a finished `wl quickstart` run (`--from`: its data and its held-out tasks), the job's SFT stage (the options of
-`training.main_job.stage_sft`: a tiny model from scratch, step-wise examples with world-model and one-shot ones beside
+`training.main_job.stage_sft`: a model from scratch of the source run's size and learning rate, `tiny` at 1e-3 for the
+runs measured on 29 November, step-wise examples with world-model and one-shot ones beside
 them, batches of 16, 10.4 training minutes with the schedule on the clock) is trained for each seed of `--seeds`, with
 and without `--tool-set`, into RUN/ARM-sSEED/sft, and each model is evaluated step-wise (one greedy rollout avoiding
 repeats, the `stepwise` solver at budget 1) on the upstream 480-task set and the run's held-out tasks. The quickstart
@@ -18,10 +19,12 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _common import report
 
 def sft(data: Path, out: Path, seed: int, tool_set: bool) -> dict:
-    "The main job's SFT stage, with or without the tool set, into `out` (resumed; a finished run is read back)."
+    "The SFT stage of the job whose data is `data`, with or without the tool set, into `out` (resumed; a finished run is read back)."
     from wandering_light.training.main_job import PROFILES, sft_config
     from wandering_light.training.sft import run_sft
-    return run_sft(sft_config(data, out, PROFILES["quickstart"], seed, tool_set=tool_set))
+    job = json.loads((data.parent / "config.json").read_text())        # the source run's model and learning rate
+    p = PROFILES["quickstart"] | {"sft_model": job.get("sft_model", "tiny"), "sft_lr": job.get("sft_lr", 1e-3)}
+    return run_sft(sft_config(data, out, p, seed, tool_set=tool_set))
 
 def evaluate(model: Path, sets: dict, out: Path) -> dict:
     from wandering_light.evals.run_evaluation import run_evaluation

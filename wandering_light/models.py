@@ -97,6 +97,7 @@ def build_tokenizer(functions: FunctionDefSet | Sequence[str] | None = None, ext
 
 # %% ../nbs/08_models.ipynb #2c71abea
 MODEL_SIZES = {
+    "mini":  dict(hidden_size=128, num_hidden_layers=2, num_attention_heads=4, intermediate_size=384),
     "tiny":  dict(hidden_size=128, num_hidden_layers=4, num_attention_heads=4, intermediate_size=384),
     "small": dict(hidden_size=384, num_hidden_layers=6, num_attention_heads=6, intermediate_size=1024),
     "base":  dict(hidden_size=576, num_hidden_layers=12, num_attention_heads=9, intermediate_size=1536),

@@ -20,13 +20,14 @@ from ..tasks import DEFAULT_EVAL_SET, create_data, read_tasks, run_lock, write_t
 from ..utils import RunDir, UserError, check_config, write_text_atomic
 from .core import _opt, load_recipe, quiet_progress
 from ..steps import STEP_DISTANCE_WEIGHTS
+from ..models import MODEL_SIZES
 from .sft import SFTRunConfig, run_sft, _sample
 
 from .rl_grpo import GRPORunConfig, run_grpo
 
 # %% ../../nbs/16_main_job.ipynb #33172aaa
-PROFILE_KEYS = ("tasks", "sft_steps", "sft_batch", "sft_minutes", "sft_compile", "sft_tool_set", "sft_eval_every", "grpo_steps", "grpo_batch",
-                "grpo_minutes", "select_from", "heldout", "upstream", "guided_budget")
+PROFILE_KEYS = ("tasks", "sft_model", "sft_lr", "sft_steps", "sft_batch", "sft_minutes", "sft_compile", "sft_tool_set",
+                "sft_eval_every", "grpo_steps", "grpo_batch", "grpo_minutes", "select_from", "heldout", "upstream", "guided_budget")
 PROFILES = {name: {k: r[k] for k in PROFILE_KEYS} for name in ("quickstart", "smoke") for r in [load_recipe(name)]}
 UPSTREAM = "upstream480"
 
@@ -36,6 +37,9 @@ class MainJobConfig:
     "The options of `wl quickstart`: a profile's sizes (the defaults: the quickstart profile) and how to run it."
     profile: str = _opt("quickstart", "the profile's name (a recipe file sets it)")
     tasks: int = _opt(40_000, "certified tasks to generate (with route labels)", min=1)
+    sft_model: str = _opt("mini", "the model size built from scratch for SFT (models.MODEL_SIZES)",
+                          choices=list(MODEL_SIZES))
+    sft_lr: float = _opt(0.0006, "SFT learning rate", min=0.0)
     sft_steps: int = _opt(40_000, "SFT steps (step-wise, world-model and one-shot examples); with sft_minutes an upper "
                           "bound, the schedule then runs on the clock", min=1)
     sft_batch: int = _opt(16, "SFT batch size", min=1)
@@ -75,9 +79,10 @@ def stage_data(run: RunDir, p: dict, seed: int, quiet: bool) -> dict:
 
 def sft_config(data: Path, d: Path, p: dict, seed: int, threads=None, quiet: bool = True, verbose: bool = False,
                **overrides) -> SFTRunConfig:
-    "The SFT stage's options for profile `p`: a tiny model from scratch, step-wise SFT on `data` into `d` (`overrides` win)."
+    "The SFT stage's options for profile `p`: a model of its size from scratch, step-wise SFT on `data` into `d` (`overrides` win)."
     return check_config(SFTRunConfig(**{**dict(
-        task="steps", world_share=0.1, oneshot_share=0.1, data=str(data), run_dir=str(d),
+        model_name=p["sft_model"], learning_rate=p["sft_lr"], task="steps", world_share=0.1, oneshot_share=0.1,
+        data=str(data), run_dir=str(d),
         max_steps=p["sft_steps"], per_device_train_batch_size=p["sft_batch"], max_length=256, group_by_length=True,
         eval_every=p["sft_eval_every"], eval_tasks=min(p["heldout"], 300), save_steps=p["sft_eval_every"], warmup_ratio=0.02,
         logging_steps=min(100, max(5, p["sft_steps"] // 40)), seed=seed, time_limit=p["sft_minutes"],
@@ -85,7 +90,7 @@ def sft_config(data: Path, d: Path, p: dict, seed: int, threads=None, quiet: boo
         quiet=quiet, verbose=verbose, resume=_resume(d)), **overrides}))
 
 def stage_sft(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = False) -> dict:
-    "A tiny model from scratch, step-wise SFT (with world-model and one-shot examples) on RUN/data into RUN/sft."
+    "A model from scratch (the profile's size), step-wise SFT (with world-model and one-shot examples) on RUN/data into RUN/sft."
     return run_sft(sft_config(run.path / "data", run.path / "sft", p, seed, threads, quiet, verbose))
 
 # %% ../../nbs/16_main_job.ipynb #e4cd8c25
@@ -160,7 +165,7 @@ def main_job_report(run: RunDir, evals: dict, sft: dict, grpo: dict, timing: dic
              + ", ".join(f"{k} {v:.0f}" for k, v in timing.items()) + ".", "",
              "## Data", "", "| file | tasks | by distance |", "|---|---|---|"]
     lines += [f"| {f} | {v['tasks']} | {v.get('by_distance', '')} |" for f, v in data["files"].items()]
-    lines += ["", "## SFT", "", f"A `tiny` model from scratch, trained on step examples (the next tool, every optimal "
+    lines += ["", "## SFT", "", f"A `{run.config.get('sft_model', 'tiny')}` model from scratch, trained on step examples (the next tool, every optimal "
               f"one taught) with world-model and one-shot examples beside them: {sft.get('steps')} steps, "
               f"{sft.get('train_seconds', 0) / 60:.1f} training minutes. The learning curve is step-wise success.", "",
               imgs[0] or "", ""]

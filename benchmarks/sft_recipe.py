@@ -1,0 +1,81 @@
+"""The main job's SFT stage at other model sizes and learning rates: what ten CPU minutes of step-wise SFT buy.
+
+Each arm is a model size (`models.MODEL_SIZES`) and a learning rate, written `SIZE:LR` (`--arms tiny:1e-3 mini:6e-4`).
+The data and the held-out tasks are those of a finished `wl quickstart` run (`--from`); every other option is the
+main job's (`training.main_job.sft_config` of the quickstart profile: step-wise examples with world-model and one-shot
+ones beside them, the tool set, batches of 16, 10.4 training minutes with the schedule on the clock). A finished
+quickstart run in `--runs` whose profile had an arm's size and learning rate, and the same task files,
+is that arm's run: its SFT and its evaluation are read back, not trained again (a run from before 30 November had no
+`sft_model` and `sft_lr` in its profile: it was `tiny` at 1e-3). Any other arm is trained into RUN/SIZE-lrLR/sft and
+evaluated step-wise (one greedy rollout avoiding repeats, the `stepwise` solver at budget 1) on the upstream 480-task
+set and the held-out tasks. Every run resumes; finished ones are read back. Training runs one at a time, on both
+cores; run nothing else meanwhile (the step counts depend on it).
+Figures: per arm, step-wise success on both sets, by distance, the SFT steps the clock allowed, and where it came from.
+Usage: python benchmarks/sft_recipe.py [--save] [--from runs/quickstart] [--runs RUN ...] [--arms SIZE:LR ...]
+                                       [--run-dir runs/bench-sft-recipe]
+"""
+import argparse, json, sys
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).parent))
+from _common import report
+from tool_set import brief, evaluate
+
+def arm_name(size: str, lr: float) -> str: return f"{size}-lr{lr:g}"
+
+def parse_arm(text: str) -> tuple[str, float]:
+    "`SIZE:LR` as (size, learning rate), or a one-line exit."
+    from wandering_light.models import MODEL_SIZES
+    size, _, lr = text.partition(":")
+    try: rate = float(lr)
+    except ValueError: sys.exit(f"error: an arm is SIZE:LR, like mini:6e-4, not {text!r}")
+    if size not in MODEL_SIZES or not rate > 0: sys.exit(f"error: an arm is SIZE:LR with a size of {', '.join(MODEL_SIZES)} and a positive rate, not {text!r}")
+    return size, rate
+
+def job_arm(run: Path) -> tuple[str, float]:
+    "The size and learning rate of a quickstart run's SFT stage (before 30 November: tiny at 1e-3)."
+    job = json.loads((run / "config.json").read_text())
+    return job.get("sft_model", "tiny"), float(job.get("sft_lr", 1e-3))
+
+def data_digest(run: Path) -> str:
+    "A digest of a run's task files (their contents: gzip headers differ by write time)."
+    import gzip, hashlib
+    h = hashlib.sha256()
+    for f in ("train", "validation", "test"): h.update(gzip.decompress((run / "data" / f"{f}.jsonl.gz").read_bytes()))
+    return h.hexdigest()
+
+def read_back(run: Path, sets: dict) -> tuple[int, dict]:
+    "A finished quickstart run's SFT steps and step-wise figures."
+    steps = json.loads((run / "sft" / "summary.json").read_text())["steps"]
+    return steps, {n: brief(json.loads((run / f"eval-{n}" / "summary.json").read_text())["stepwise"]) for n in sets}
+
+def main(argv):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--save", action="store_true")
+    ap.add_argument("--from", dest="source", default="runs/quickstart")
+    ap.add_argument("--runs", nargs="*", default=[], help="other finished quickstart runs on the same data, read back as their arms")
+    ap.add_argument("--arms", nargs="+", default=["tiny:1e-3", "mini:1e-3", "tiny:6e-4", "mini:6e-4"])
+    ap.add_argument("--run-dir", default="runs/bench-sft-recipe")
+    a = ap.parse_args(argv)
+    from wandering_light.tasks import DEFAULT_EVAL_SET
+    from wandering_light.training.main_job import PROFILES, sft_config
+    from wandering_light.training.sft import run_sft
+    src, run = Path(a.source), Path(a.run_dir)
+    for r in [src, *map(Path, a.runs)]:
+        if not (r / "summary.json").exists(): sys.exit(f"error: {r} is not a finished `wl quickstart` run (no summary.json)")
+    data = data_digest(src)
+    own = {job_arm(r): r for r in [src, *map(Path, a.runs)] if data_digest(r) == data}
+    sets = {"upstream480": DEFAULT_EVAL_SET, "heldout": src / "heldout_test.jsonl.gz"}
+    arms, steps, where = {}, {}, {}
+    for size, lr in map(parse_arm, a.arms):
+        key = arm_name(size, lr)
+        if (size, lr) in own:
+            steps[key], arms[key] = read_back(own[size, lr], sets)
+            where[key] = str(own[size, lr])
+            continue
+        p = PROFILES["quickstart"] | {"sft_model": size, "sft_lr": lr}
+        s = run_sft(sft_config(src / "data", run / key / "sft", p, 0))
+        steps[key], where[key] = s["steps"], str(run / key)
+        arms[key] = {n: brief(r) for n, r in evaluate(run / key / "sft" / "model", sets, run / key).items()}
+    report("sft_recipe", {"arms": arms, "sft_steps": steps, "runs": where, "source_run": str(src)}, argv)
+
+if __name__ == "__main__": main(sys.argv[1:])
