@@ -13,6 +13,11 @@ def machine() -> dict:
         out["gpu"] = sys.modules["torch"].cuda.get_device_name()
     return out
 
+def job_sft(run: Path) -> tuple[str, float]:
+    "The model size and learning rate of a `wl quickstart` run's SFT stage (a run from before 30 November: tiny at 1e-3)."
+    job = json.loads((Path(run) / "config.json").read_text())
+    return job.get("sft_model", "tiny"), float(job.get("sft_lr", 1e-3))
+
 def solve_rate(traces) -> float:
     "The share of agent traces that solved their task (4 decimals)."
     return round(sum(bool(t.result.get("solved")) for t in traces) / len(traces), 4)

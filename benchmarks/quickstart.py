@@ -10,7 +10,7 @@ Usage: python benchmarks/quickstart.py [--save] [--run-dir runs/quickstart] [--t
 import argparse, json, sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import report
+from _common import job_sft, report
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -25,13 +25,13 @@ def main(argv):
     headline = run_main_job(run, "quickstart", threads=a.threads or None, quiet=True)
     timing = {e["stage"]: e["seconds"] for e in RunDir(run).events("stage")}
     sft = json.loads((run / "sft" / "summary.json").read_text())
-    job = json.loads((run / "config.json").read_text())
+    size, lr = job_sft(run)
     curve = [{"step": e["step"], "train_minutes": round(e["train_seconds"] / 60, 2), "success_rate": round(e["success_rate"], 4)}
              for e in RunDir(run / "sft").events("eval")]
     held = json.loads((run / "eval-heldout" / "summary.json").read_text())["stepwise"]
     figures = {"headline": headline, "heldout_tasks": held["tasks"],
                "stepwise_by_distance": {"heldout": {d: round(v["success_rate"], 4) for d, v in held["by_distance"].items()}}, "stage_wall_seconds": timing, "wall_minutes": round(sum(timing.values()) / 60, 2),
-               "sft_model": job.get("sft_model", "tiny"), "sft_lr": job.get("sft_lr", 1e-3), "sft_steps": sft["steps"], "sft_train_minutes": round(sft["train_seconds"] / 60, 2), "sft_stopped": sft["stopped"],
+               "sft_model": size, "sft_lr": lr, "sft_steps": sft["steps"], "sft_train_minutes": round(sft["train_seconds"] / 60, 2), "sft_stopped": sft["stopped"],
                "sft_learning_curve_heldout": curve, "threads": a.threads or "torch default"}
     report(a.name, figures, argv, script="quickstart")
     return 0

@@ -17,7 +17,7 @@ Usage: python benchmarks/sft_recipe.py [--save] [--from runs/quickstart] [--runs
 import argparse, json, sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import report
+from _common import job_sft, report
 from tool_set import brief, evaluate
 
 def arm_name(size: str, lr: float) -> str: return f"{size}-lr{lr:g}"
@@ -30,11 +30,6 @@ def parse_arm(text: str) -> tuple[str, float]:
     except ValueError: sys.exit(f"error: an arm is SIZE:LR, like mini:6e-4, not {text!r}")
     if size not in MODEL_SIZES or not rate > 0: sys.exit(f"error: an arm is SIZE:LR with a size of {', '.join(MODEL_SIZES)} and a positive rate, not {text!r}")
     return size, rate
-
-def job_arm(run: Path) -> tuple[str, float]:
-    "The size and learning rate of a quickstart run's SFT stage (before 30 November: tiny at 1e-3)."
-    job = json.loads((run / "config.json").read_text())
-    return job.get("sft_model", "tiny"), float(job.get("sft_lr", 1e-3))
 
 def data_digest(run: Path) -> str:
     "A digest of a run's task files (their contents: gzip headers differ by write time)."
@@ -63,7 +58,7 @@ def main(argv):
     for r in [src, *map(Path, a.runs)]:
         if not (r / "summary.json").exists(): sys.exit(f"error: {r} is not a finished `wl quickstart` run (no summary.json)")
     data = data_digest(src)
-    own = {job_arm(r): r for r in [src, *map(Path, a.runs)] if data_digest(r) == data}
+    own = {job_sft(r): r for r in map(Path, a.runs) if data_digest(r) == data} | {job_sft(src): src}
     sets = {"upstream480": DEFAULT_EVAL_SET, "heldout": src / "heldout_test.jsonl.gz"}
     arms, steps, where = {}, {}, {}
     for size, lr in map(parse_arm, a.arms):
