@@ -39,7 +39,7 @@ class MainJobConfig:
     tasks: int = _opt(40_000, "certified tasks to generate (with route labels)", min=1)
     sft_model: str = _opt("mini", "the model size built from scratch for SFT (models.MODEL_SIZES)",
                           choices=list(MODEL_SIZES))
-    sft_lr: float = _opt(0.0006, "SFT learning rate", min=0.0)
+    sft_lr: float = _opt(0.0006, "SFT peak learning rate (checked before any stage runs)", min=1e-6)
     sft_steps: int = _opt(40_000, "SFT steps (step-wise, world-model and one-shot examples); with sft_minutes an upper "
                           "bound, the schedule then runs on the clock", min=1)
     sft_batch: int = _opt(16, "SFT batch size", min=1)
