@@ -35,6 +35,13 @@ Stages (each resumable in the run directory, default runs/bench-stepwise):
    stepwise_2threads_repeats.json (exact paths only: 90.2% / 64.2%), stepwise_2threads_repeats_near.json: 90.2% / 64.8%
    (measured at commit d00ef92, whose plan compared each value by its text, a dict's key order included; the values are
    now compared as graded first; stepwise_split15_near.json, run again after that change, came out the same).
+   The same split with the main job's size for the policy (`--size mini --learning-rate 6e-4 --minutes 15`, its data
+   copied from runs/bench-stepwise-mini, made by the same command; then `world_model.py --minutes 15 --compile
+   --world-digits 6 --world-tools any`; stepwise_split15_mini.json and world_model_split15_mini.json, 30 November 2026,
+   one run, nothing else running): the policy alone 75.2% / 49.2% in 23,991 steps (tiny's 15 minutes: 69.2% / 42.8%),
+   the world model 54.7% of the world stage's pairs in 21,166 steps, three tools ahead 88.5% / 59.8% (tiny's policy
+   with the same kind of world model: 88.1% / 56.2%); the larger policy's gain alone shrinks to 0.4 points upstream
+   once both plan, 3.6 held-out.
 7. with `--world DIR`, the deep tasks again (stage deepworld): guided search whose prior is the policy planning in
    imagination `--deep-world-depth` tools ahead at every state it expands (`GuidedSolver(WorldPlanner(...))`), the same
    budget in tool applications (world-model questions are counted apart, with the wall seconds). It is slow on this
