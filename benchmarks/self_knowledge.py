@@ -6,7 +6,8 @@ is one greedy step-wise rollout (the `stepwise` solver at budget 1). Stages (res
    `#q: Can you solve this task?` with its own outcome (`--minutes` of training, cosine schedule);
 2. validation: outcomes and P(solve) on 1,000 validation tasks; P(solve) is recalibrated there (a Platt map on its
    log-odds, `self_knowledge.recalibrate`) and the can/cannot thresholds are chosen on the recalibrated values
-   (precision 0.98, at least 20 tasks beyond each threshold);
+   (precision 0.98, at least 20 tasks beyond each threshold), and again with each side's rate held at `--confidence`
+   (0.9: the one-sided lower Wilson bound of the validation rate must reach 0.98), reported as `confident`;
 3. test: outcomes and P(solve) on the upstream 480-task set and the 500 held-out tasks of `benchmarks/stepwise.py`:
    ECE, AUROC, Brier, the three classes, selective success, reliability plots, all of the recalibrated P(solve) (the
    raw P(solve)'s ECE beside them, `ece_raw`).
@@ -39,10 +40,13 @@ on a trial (hand-written, not kept) that read the AUROC of eight sets of them on
 imagined reached and the first-step log-probability gave 0.910 to 0.917 upstream and 0.894 to 0.899 held-out.
 On a pair they were not chosen on, the 30-minute policy of runs/sw-rep and the 30-minute world model
 (runs/bench-world-value30; self_knowledge_sw_rep_world.json): the evaluator 0.821 and 0.800, imagination 0.927 and
-0.904, both 0.930 and 0.912 with ECE 0.078 and 0.022. Imagining costs world-model generations: 46 s for the 500
+0.904, both 0.930 and 0.912 with ECE 0.078 and 0.022. With the `mini` policy and world model of stepwise_split15_mini.json (30 November 2026,
+self_knowledge_split15_mini.json): the evaluator 0.807 and 0.791, imagination 0.919 and 0.885, both 0.922 and 0.893
+with ECE 0.086 and 0.032; *can* solved 98.5% and 100.0% of the time, and at 0.9 confidence 98.3% and 100.0% over a
+smaller share (24.8% and 14.8% against 27.7% and 19.2%). Imagining costs world-model generations: 46 s for the 500
 held-out tasks there, against 24 s for their real rollouts and the evaluator's answers.
 Usage: python benchmarks/self_knowledge.py [--save] [--minutes 10] [--self-tasks 30000] [--bench-dir runs/bench-stepwise] [--run-dir DIR]
-                                           [--world WORLD_DIR] [--name self_knowledge]
+                                           [--world WORLD_DIR] [--name self_knowledge] [--confidence 0.9]
 """
 import argparse, json, math, random, shutil, sys
 from pathlib import Path
@@ -65,6 +69,12 @@ def imagined(policy_dir: Path, world_dir: str, tasks: list) -> list[dict]:
     from wandering_light.self_knowledge import imagine
     return imagine(StepPolicy.load(policy_dir), world_dir, tasks)
 
+def confident(r: dict, ps: list, solved: list, lo: float, hi: float, confidence: float) -> None:
+    "Add to a `self_report` the classes at thresholds chosen to hold their rates at `confidence` (key `confident`)."
+    from wandering_light.self_knowledge import self_report
+    c = self_report(ps, solved, lo, hi)
+    r["confident"] = {"confidence": confidence, "thresholds": c["thresholds"], "classes": c["classes"]}
+
 def auroc_ratio(r: dict, baseline: dict) -> float | None:
     "One P(solve)'s AUROC over the baseline's, where both are defined."
     return round(r["auroc"] / baseline["auroc"], 3) if r["auroc"] and baseline["auroc"] else None
@@ -80,6 +90,8 @@ def main(argv):
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--world", default=None, help="a world model's checkpoint: also P(solve) by imagination (see the docstring)")
     ap.add_argument("--name", default="self_knowledge", help="the results file's name")
+    ap.add_argument("--confidence", type=float, default=0.9, help="the classes again with thresholds whose rates hold at "
+                    "this one-sided confidence (`choose_thresholds(confidence=)`), reported as `confident`")
     a = ap.parse_args(argv)
     import torch
     torch.set_num_threads(a.threads)
@@ -105,32 +117,37 @@ def main(argv):
     val = stage(run, "validation", lambda: outcomes_and_scores(policy, evaluator, val_tasks[:1000]))["result"]
     cal = recalibrate(val["p"], val["solved"])
     lo, hi = choose_thresholds(cal(val["p"]), val["solved"])
+    sure = lambda ps: choose_thresholds(ps, val["solved"], confidence=a.confidence)      # the thresholds held at a.confidence
+    clo, chi = sure(cal(val["p"]))
     base_map = recalibrate(val["first_step_logprob"], val["solved"], feature=float)   # the score is a log-probability
     base = lambda s: base_map(s["first_step_logprob"])
     blo, bhi = choose_thresholds(base(val), val["solved"])
+    cblo, cbhi = sure(base(val))
     arms = {}       # with a world model: name -> (rows of a stage's scores, P(solve) map, thresholds); its stages are named by it
     if a.world:
         vim = stage(run, f"imagine-validation@{a.world}", lambda: imagined(policy, a.world, val_tasks[:1000]))["result"]
         for arm, rows in [("imagination", lambda s, im: imagination_features(im, s["first_step_logprob"])),
                           ("evaluator_imagination", lambda s, im: imagination_features(im, s["first_step_logprob"], s["p"]))]:
             fit = recalibrate_features(rows(val, vim), val["solved"])
-            arms[arm] = (rows, fit, choose_thresholds(fit(rows(val, vim)), val["solved"]))
+            arms[arm] = (rows, fit, choose_thresholds(fit(rows(val, vim)), val["solved"]), sure(fit(rows(val, vim))))
     sets = stepwise_eval_sets(bench)
     figures = {"thresholds": {"evaluator": [round(lo, 4), round(hi, 4)], "first_step_baseline": [round(blo, 4), round(bhi, 4)],
-                              **{arm: [round(t, 4) for t in th] for arm, (_, _, th) in arms.items()}},
+                              **{arm: [round(t, 4) for t in th] for arm, (_, _, th, _) in arms.items()}},
                "validation": {"tasks": len(val["solved"]), "solved": sum(val["solved"])}}
     out_dir = Path(__file__).parent / "results"
     for name, tasks in sets.items():
         s = stage(run, f"test-{name}", lambda: outcomes_and_scores(policy, evaluator, tasks))["result"]
         ps = cal(s["p"])
         ev, bl = self_report(ps, s["solved"], lo, hi), self_report(base(s), s["solved"], blo, bhi)
+        confident(ev, ps, s["solved"], clo, chi, a.confidence); confident(bl, base(s), s["solved"], cblo, cbhi, a.confidence)
         ev["ece_raw"] = round(expected_calibration_error(s["p"], s["solved"]), 4)
         figures[name] = {"evaluator": ev, "first_step_baseline": bl,
                          "ratio_auroc_evaluator_to_baseline": auroc_ratio(ev, bl)}
         if a.world:
             im = stage(run, f"imagine-{name}@{a.world}", lambda: imagined(policy, a.world, tasks))["result"]
-            for arm, (rows, fit, (alo, ahi)) in arms.items():
+            for arm, (rows, fit, (alo, ahi), (calo, cahi)) in arms.items():
                 r = figures[name][arm] = self_report(fit(rows(s, im)), s["solved"], alo, ahi)
+                confident(r, fit(rows(s, im)), s["solved"], calo, cahi, a.confidence)
                 figures[name][f"ratio_auroc_{arm}_to_baseline"] = auroc_ratio(r, bl)
             figures[name]["imagined_reached"] = sum(i["reached"] for i in im)
             ps = arms["evaluator_imagination"][1](arms["evaluator_imagination"][0](s, im))   # plotted: the best-informed

@@ -6,7 +6,7 @@ Docs: https://wandering-light.github.io/wandering_light/self_knowledge.html.md""
 
 # %% ../nbs/09e_self_knowledge.ipynb #42e33704
 from __future__ import annotations
-import json, math
+import json, math, statistics
 from dataclasses import dataclass, field
 from fastcore.basics import patch
 from pathlib import Path
@@ -18,10 +18,10 @@ from .utils import write_json_atomic
 from . import prompts as P
 
 # %% auto #0
-__all__ = ['Q_SOLVE', 'CLASSES', 'solve_prompt', 'outcome_rows', 'outcome_dataset', 'p_solve', 'classify', 'choose_thresholds',
-           'recalibrate', 'first_step_confidence', 'imagine', 'imagination_features', 'recalibrate_features',
-           'SelfKnowledge', 'selective_success', 'self_report', 'reliability_plot', 'save_fit', 'load_fit',
-           'ClassifyConfig', 'classify_main']
+__all__ = ['Q_SOLVE', 'CLASSES', 'solve_prompt', 'outcome_rows', 'outcome_dataset', 'p_solve', 'classify', 'wilson_lower',
+           'choose_thresholds', 'recalibrate', 'first_step_confidence', 'imagine', 'imagination_features',
+           'recalibrate_features', 'SelfKnowledge', 'selective_success', 'self_report', 'reliability_plot', 'save_fit',
+           'load_fit', 'ClassifyConfig', 'classify_main']
 
 # %% ../nbs/09e_self_knowledge.ipynb #3f7ab4d6
 Q_SOLVE = "Can you solve this task?"
@@ -72,19 +72,27 @@ def classify(p: float, lo: float, hi: float) -> str:
     "`can` at or above `hi`, `cannot` below `lo`, else `unsure`."
     return "can" if p >= hi else "cannot" if p < lo else "unsure"
 
+def wilson_lower(k: int, n: int, confidence: float) -> float:
+    "The one-sided lower Wilson score bound, at `confidence`, of a rate seen as `k` of `n`."
+    z = statistics.NormalDist().inv_cdf(confidence)
+    p, d = k / n, 1 + z * z / n
+    return (p + z * z / (2 * n) - z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))) / d
+
 def choose_thresholds(ps: Sequence[float], solved: Sequence[bool], precision: float = 0.98,
-                      min_n: int = 20) -> tuple[float, float]:
+                      min_n: int = 20, confidence: float | None = None) -> tuple[float, float]:
     "`(lo, hi)` from validation outcomes (see above)."
     if len(ps) != len(solved): raise ValueError("ps and solved differ in length")
+    if confidence is not None and not 0.5 <= confidence < 1: raise ValueError(f"confidence must be in [0.5, 1), not {confidence}")
+    rate = (lambda k, n: k / n) if confidence is None else (lambda k, n: wilson_lower(k, n, confidence))
     pts = sorted(zip(ps, solved), key=lambda x: -x[0])
     hi, ok = 1.0 + 1e-9, 0
     for k, (p, y) in enumerate(pts, 1):
         ok += y
-        if k >= min_n and ok / k >= precision: hi = p
+        if k >= min_n and rate(ok, k) >= precision: hi = p
     lo, bad = 0.0, 0
     for k, (p, y) in enumerate(reversed(pts), 1):
         bad += not y
-        if k >= min_n and bad / k >= precision: lo = math.nextafter(p, math.inf)
+        if k >= min_n and rate(bad, k) >= precision: lo = math.nextafter(p, math.inf)
     return min(lo, hi), hi
 
 # %% ../nbs/09e_self_knowledge.ipynb #e84f53ec
@@ -166,12 +174,14 @@ class SelfKnowledge:
 
 # %% ../nbs/09e_self_knowledge.ipynb #5755fa41
 @patch
-def fit(self: SelfKnowledge, tasks: Sequence[InductionTask], max_steps: int = 8) -> SelfKnowledge:
-    "Fit P(solve) and the thresholds to the policy's outcomes on `tasks` (one greedy rollout each, as `outcome_rows`)."
+def fit(self: SelfKnowledge, tasks: Sequence[InductionTask], max_steps: int = 8,
+        confidence: float | None = None) -> SelfKnowledge:
+    """Fit P(solve) and the thresholds to the policy's outcomes on `tasks` (one greedy rollout each, as `outcome_rows`);
+    `confidence`: the thresholds' rates held at that one-sided confidence (`choose_thresholds`)."""
     from wandering_light.calibration import fit_logistic, logistic
     solved, rows = [r["solved"] for r in outcome_rows(self.policy, tasks, max_steps)], self.rows(tasks)
     self.weights = fit_logistic(rows, solved)
-    self.lo, self.hi = choose_thresholds(logistic(self.weights, rows), solved)
+    self.lo, self.hi = choose_thresholds(logistic(self.weights, rows), solved, confidence=confidence)
     return self
 
 @patch
@@ -251,6 +261,9 @@ class ClassifyConfig:
     tasks: str = field(metadata={"help": "the tasks to classify: a task file", "positional": True})
     fit: str | None = field(default=None, metadata={
         "help": "validation tasks (a task file) the policy tries once each, to fit P(solve) and the thresholds"})
+    confidence: float | None = field(default=None, metadata={
+        "help": "with --fit: a class is taken only where its 98% holds at this one-sided confidence (e.g. 0.9), not only as "
+                "seen on the validation tasks", "min": 0.5, "max": 0.999})
     load: str | None = field(default=None, metadata={"help": "a fit written by --save, instead of --fit"})
     save: str | None = field(default=None, metadata={"help": "write the fit here (JSON), to classify later with --load"})
     world: str | None = field(default=None, metadata={
@@ -279,7 +292,7 @@ def classify_main(argv: list[str] | None = None) -> int:
         if ts == []: raise UserError(f"{f}: no tasks (an empty task file)")
     sk = SelfKnowledge(as_policy(a.policy, device=a.device), load_world(a.world, a.device) if a.world else None,
                        load_model(a.evaluator, device=a.device) if a.evaluator else None)
-    sk = sk.fit(fit) if fit else load_fit(sk, a.load)
+    sk = sk.fit(fit, confidence=a.confidence) if fit else load_fit(sk, a.load)
     if a.save: save_fit(sk, a.save, policy=a.policy, world=a.world, evaluator=a.evaluator, fitted_on=a.fit)
     ps = sk.p_solve(tasks)
     cls = [classify(p, sk.lo, sk.hi) for p in ps]
