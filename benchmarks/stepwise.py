@@ -41,7 +41,8 @@ Stages (each resumable in the run directory, default runs/bench-stepwise):
    one run, nothing else running): the policy alone 75.2% / 49.2% in 23,991 steps (tiny's 15 minutes: 69.2% / 42.8%),
    the world model 54.7% of the world stage's pairs in 21,166 steps, three tools ahead 88.5% / 59.8% (tiny's policy
    with the same kind of world model: 88.1% / 56.2%); the larger policy's gain alone shrinks to 0.4 points upstream
-   once both plan, 3.6 held-out.
+   once both plan, 3.6 held-out. With --world-k 5 (stepwise_split15_mini_k5.json, the same models): 90.2% / 62.6%
+   (upstream distance 1: 94.0%), with 53.4 world-model questions a step upstream against 18.0 at k 3, 553 s against 220.
 7. with `--world DIR`, the deep tasks again (stage deepworld): guided search whose prior is the policy planning in
    imagination `--deep-world-depth` tools ahead at every state it expands (`GuidedSolver(WorldPlanner(...))`), the same
    budget in tool applications (world-model questions are counted apart, with the wall seconds). It is slow on this
