@@ -262,8 +262,8 @@ class ClassifyConfig:
     fit: str | None = field(default=None, metadata={
         "help": "validation tasks (a task file) the policy tries once each, to fit P(solve) and the thresholds"})
     confidence: float | None = field(default=None, metadata={
-        "help": "with --fit: a class is taken only where its 98% holds at this one-sided confidence (e.g. 0.9), not only as "
-                "seen on the validation tasks", "min": 0.5, "max": 0.999})
+        "help": "with --fit: a class is taken only where its rate (0.98) holds at this one-sided confidence (e.g. 0.9), "
+                "not only as seen on the validation tasks", "min": 0.5, "max": 0.999})
     load: str | None = field(default=None, metadata={"help": "a fit written by --save, instead of --fit"})
     save: str | None = field(default=None, metadata={"help": "write the fit here (JSON), to classify later with --load"})
     world: str | None = field(default=None, metadata={
@@ -276,6 +276,8 @@ class ClassifyConfig:
         "One source of the fit."
         from wandering_light.utils import UserError
         if (self.fit is None) == (self.load is None): raise UserError("give one of --fit (validation tasks) and --load (a saved fit)")
+        if self.confidence is not None and self.load is not None:
+            raise UserError("--confidence chooses thresholds while fitting: give it with --fit, not with --load (a saved fit keeps its own)")
 
 # %% ../nbs/09e_self_knowledge.ipynb #c719562b
 def classify_main(argv: list[str] | None = None) -> int:
