@@ -71,9 +71,9 @@ def imagined(policy_dir: Path, world_dir: str, tasks: list) -> list[dict]:
 
 def confident(r: dict, ps: list, solved: list, lo: float, hi: float, confidence: float) -> None:
     "Add to a `self_report` the classes at thresholds chosen to hold their rates at `confidence` (key `confident`)."
-    from wandering_light.self_knowledge import self_report
-    c = self_report(ps, solved, lo, hi)
-    r["confident"] = {"confidence": confidence, "thresholds": c["thresholds"], "classes": c["classes"]}
+    from wandering_light.self_knowledge import class_report
+    r["confident"] = {"confidence": confidence, "thresholds": [round(lo, 4), round(hi, 4)],
+                      "classes": class_report(ps, solved, lo, hi)}
 
 def auroc_ratio(r: dict, baseline: dict) -> float | None:
     "One P(solve)'s AUROC over the baseline's, where both are defined."
@@ -129,7 +129,8 @@ def main(argv):
         for arm, rows in [("imagination", lambda s, im: imagination_features(im, s["first_step_logprob"])),
                           ("evaluator_imagination", lambda s, im: imagination_features(im, s["first_step_logprob"], s["p"]))]:
             fit = recalibrate_features(rows(val, vim), val["solved"])
-            arms[arm] = (rows, fit, choose_thresholds(fit(rows(val, vim)), val["solved"]), sure(fit(rows(val, vim))))
+            vps = fit(rows(val, vim))
+            arms[arm] = (rows, fit, choose_thresholds(vps, val["solved"]), sure(vps))
     sets = stepwise_eval_sets(bench)
     figures = {"thresholds": {"evaluator": [round(lo, 4), round(hi, 4)], "first_step_baseline": [round(blo, 4), round(bhi, 4)],
                               **{arm: [round(t, 4) for t in th] for arm, (_, _, th, _) in arms.items()}},
@@ -146,8 +147,9 @@ def main(argv):
         if a.world:
             im = stage(run, f"imagine-{name}@{a.world}", lambda: imagined(policy, a.world, tasks))["result"]
             for arm, (rows, fit, (alo, ahi), (calo, cahi)) in arms.items():
-                r = figures[name][arm] = self_report(fit(rows(s, im)), s["solved"], alo, ahi)
-                confident(r, fit(rows(s, im)), s["solved"], calo, cahi, a.confidence)
+                aps = fit(rows(s, im))
+                r = figures[name][arm] = self_report(aps, s["solved"], alo, ahi)
+                confident(r, aps, s["solved"], calo, cahi, a.confidence)
                 figures[name][f"ratio_auroc_{arm}_to_baseline"] = auroc_ratio(r, bl)
             figures[name]["imagined_reached"] = sum(i["reached"] for i in im)
             ps = arms["evaluator_imagination"][1](arms["evaluator_imagination"][0](s, im))   # plotted: the best-informed

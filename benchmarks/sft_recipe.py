@@ -14,7 +14,8 @@ Figures: per arm, step-wise success on both sets, by distance, the SFT steps the
 Trials beside it, not kept (30 November 2026; a hand-written script, not kept: this SFT stage at `mini` 6e-4 on
 runs/qs-job's data, one greedy rollout avoiding repeats; upstream set / runs/qs-job's 300 held-out tasks; one run each,
 nothing else running): the reference 76.0% / 49.3%, again with seed 1 75.8% / 49.3%; without world-model examples
-(world_share 0) 76.0% / 50.0%; batches of 32 at 1e-3 (9,687 steps, 1.2 times the examples) 76.0% / 47.7%; 3 layers of 96 (intermediate 288) 72.3% / 48.0% in 14,999 steps; training tasks drawn
+(world_share 0) 76.0% / 50.0%; batches of 32 at 1e-3 (9,687 steps, 1.2 times the examples) 76.0% / 47.7%; 3 layers
+of 96 (intermediate 288) 72.3% / 48.0% in 14,999 steps; training tasks drawn
 from a pool of 160,000 weighted towards rare last tools (each task by its last tool's frequency to the -0.75; bool
 targets 10.6% of the tasks against 6.5%, the same distance counts) 73.8% / 46.0% (distance 1 up, 2 and 3 down); the
 same reference model planning one tool ahead with its own world-model examples (`WorldPlanner`, depth 1, k 3)

@@ -20,8 +20,8 @@ from . import prompts as P
 # %% auto #0
 __all__ = ['Q_SOLVE', 'CLASSES', 'solve_prompt', 'outcome_rows', 'outcome_dataset', 'p_solve', 'classify', 'wilson_lower',
            'choose_thresholds', 'recalibrate', 'first_step_confidence', 'imagine', 'imagination_features',
-           'recalibrate_features', 'SelfKnowledge', 'selective_success', 'self_report', 'reliability_plot', 'save_fit',
-           'load_fit', 'ClassifyConfig', 'classify_main']
+           'recalibrate_features', 'SelfKnowledge', 'selective_success', 'class_report', 'self_report',
+           'reliability_plot', 'save_fit', 'load_fit', 'ClassifyConfig', 'classify_main']
 
 # %% ../nbs/09e_self_knowledge.ipynb #3f7ab4d6
 Q_SOLVE = "Can you solve this task?"
@@ -207,15 +207,19 @@ def selective_success(ps: Sequence[float], solved: Sequence[bool], coverages=(0.
     return out
 
 # %% ../nbs/09e_self_knowledge.ipynb #6eb93986
+def _r4(x): return None if x is None or (isinstance(x, float) and math.isnan(x)) else round(x, 4)
+
+def class_report(ps: Sequence[float], solved: Sequence[bool], lo: float, hi: float) -> dict:
+    "Each class's share of the tasks and how often its tasks were solved, at thresholds `(lo, hi)`."
+    cls = {c: [y for p, y in zip(ps, solved) if classify(p, lo, hi) == c] for c in CLASSES}
+    return {c: {"share": _r4(len(v) / max(1, len(ps))), "success": _r4(sum(v) / len(v)) if v else None} for c, v in cls.items()}
+
 def self_report(ps: Sequence[float], solved: Sequence[bool], lo: float, hi: float) -> dict:
     "Calibration, ranking and the three classes of P(solve) on a set of tasks (see above)."
-    r = lambda x: None if x is None or (isinstance(x, float) and math.isnan(x)) else round(x, 4)
-    cls = {c: [y for p, y in zip(ps, solved) if classify(p, lo, hi) == c] for c in CLASSES}
-    return {"tasks": len(ps), "solved": sum(solved), "ece": r(expected_calibration_error(ps, solved)),
-            "auroc": r(auroc(ps, solved)), "brier": r(brier_score(ps, solved)), "thresholds": [r(lo), r(hi)],
-            "classes": {c: {"share": r(len(v) / max(1, len(ps))), "success": r(sum(v) / len(v)) if v else None}
-                        for c, v in cls.items()},
-            "selective_success": {str(c): r(v) for c, v in selective_success(ps, solved).items()}}
+    return {"tasks": len(ps), "solved": sum(solved), "ece": _r4(expected_calibration_error(ps, solved)),
+            "auroc": _r4(auroc(ps, solved)), "brier": _r4(brier_score(ps, solved)), "thresholds": [_r4(lo), _r4(hi)],
+            "classes": class_report(ps, solved, lo, hi),
+            "selective_success": {str(c): _r4(v) for c, v in selective_success(ps, solved).items()}}
 
 # %% ../nbs/09e_self_knowledge.ipynb #a7c01635
 def reliability_plot(ps: Sequence[float], solved: Sequence[bool], path, n_bins: int = 10, title: str = "P(solve)"):
