@@ -31,11 +31,20 @@ With `--ask-lengths 1,2,3` each proposer prompt names the number of functions to
 that certified distance earns learnability: the loop, not the proposer, sets the depth mix. The start proposer first
 learns such prompts (`wl sft --task proposer --ask-length`, --ask-minutes from its checkpoint; stage `proposer_ask`).
 `--ask-lengths auto` sets the mix each round from where the last round's proposals were at the solver's edge.
+From a strong start (`--solver-from runs/split15m/sft/model`: the 15-minute `mini` step-wise policy of
+stepwise_split15_mini.json, 75.2% of the upstream set alone, in place of solver0's 1.4-minute `tiny` one; its training
+inputs are all in this data's train split, which shares their basis, and none of its held-out ones; `--start-from
+runs/bench-sp --solver-labels oracle --depth-power 1 --novelty-window 64 --novelty-by tool --constrained --ask-lengths
+auto`; the committed runs reused runs/bench-sp-auto's proposer_ask stage, copied, rather than training their own):
+at the default solver rate of 5e-4 both arms lose held-out success round by round, self-play more (50.3% at the start;
+43.3% against 46.7% after round 10, selfplay_strong.json); at 1e-4 both stay level (50.0% against 50.7%,
+selfplay_strong_lr.json). A policy already trained on 384,000 step examples gains nothing measurable from 19,200 more,
+on the edge or not, and at the higher rate the edge tasks pull it further off.
 Usage: python benchmarks/selfplay.py [--save] [--rounds 10] [--solver-minutes 6] [--proposer-minutes 4] [--run-dir DIR]
                                      [--depth-power P] [--novelty-window N] [--novelty-by pipeline|tool]
                                      [--ask-lengths 1,2,3|auto] [--ask-minutes 3]
                                      [--solver-labels oracle|own|own-trim] [--start-from DIR] [--constrained] [--solver-attempts 4]
-                                     [--seed 0] [--name selfplay]
+                                     [--seed 0] [--solver-from CHECKPOINT] [--name selfplay]
 """
 import argparse, json, shutil, statistics, sys
 from pathlib import Path
@@ -98,6 +107,8 @@ def main(argv):
                     "learnability and figures, and with --solver-labels own the rollouts each round task is tried by")
     ap.add_argument("--constrained", action="store_true", help="the proposer samples under the proposal grammar")
     ap.add_argument("--start-from", default=None, help="an earlier run directory of this benchmark: its data and start models")
+    ap.add_argument("--solver-from", default=None, help="a step-wise checkpoint both arms start from instead of the run's "
+                    "solver0 (e.g. runs/split15m/sft/model); its training inputs must keep to the data's train split")
     ap.add_argument("--seed", type=int, default=0, help="wl selfplay's seed: both arms' sampling, their task draws and the held-out sample")
     ap.add_argument("--ask-lengths", default=None, help="each proposer prompt asks for a task of this many functions, in "
                     "turn (e.g. 1,2,3; auto: a mix set each round, see wl selfplay); the start proposer first learns such prompts for --ask-minutes")
@@ -109,13 +120,15 @@ def main(argv):
     run = Path(a.run_dir); run.mkdir(parents=True, exist_ok=True)
     base = Path(a.start_from) if a.start_from else run                  # where the data and the starting models are
     start = start_models(base, a)
+    solver0 = Path(a.solver_from) if a.solver_from else base / "solver0" / "model"
+    if not (solver0 / "config.json").exists(): sys.exit(f"error: {solver0} is not a checkpoint directory (no config.json)")
     if a.only_start: print(json.dumps(start, indent=1, default=str)[:3000]); return
     from wandering_light.training.selfplay import parse_args as sp_args, run_selfplay
     proposer = base / ("proposer1" if a.proposer_minutes2 else "proposer0") / "model"
     if a.ask_lengths: proposer = Path(ask_proposer(run, proposer, a)["result"]["model"])
     sp = run / "selfplay"
     res = stage(run, "selfplay", lambda: run_selfplay(sp_args(
-        ["--solver-model", str(base / "solver0" / "model"), "--proposer-model", str(proposer),
+        ["--solver-model", str(solver0), "--proposer-model", str(proposer),
          "--solver-kind", "stepwise", "--control", "--rounds", str(a.rounds), "--proposer-steps", str(a.proposer_steps),
          "--solver-steps", str(a.solver_steps), "--batch-size", "32", "--num-generations", "8", "--round-tasks", str(a.round_tasks),
          "--solver-attempts", str(a.solver_attempts), "--solver-lr", str(a.solver_lr), "--proposer-lr", str(a.proposer_lr),
@@ -125,8 +138,8 @@ def main(argv):
          "--proposer-temperature", str(a.proposer_temperature), "--solver-labels", a.solver_labels, "--run-dir", str(sp),
          *(["--constrained"] if a.constrained else []), *(["--ask-lengths", a.ask_lengths] if a.ask_lengths else []),
          "--threads", str(a.threads), "--seed", str(a.seed), "--quiet", *(["--resume"] if (sp / "config.json").exists() else [])])))
-    final = stage(run, "upstream", lambda: upstream_eval(sp, a.rounds, base))["result"]
-    figures = summarise(res["result"], final, start, sp, run if a.ask_lengths else None) | {"heldout_tasks": a.eval_tasks, "threads": a.threads,
+    final = stage(run, "upstream", lambda: upstream_eval(sp, a.rounds, solver0))["result"]
+    figures = summarise(res["result"], final, start, sp, run if a.ask_lengths else None, a.solver_from) | {"heldout_tasks": a.eval_tasks, "threads": a.threads,
         "plot": f"benchmarks/results/{a.name}_arms.png (a copy of RUN/selfplay/plots/arms.png)",
         "recipe": {"rounds": a.rounds, "round_tasks": a.round_tasks, "solver_steps": a.solver_steps, "solver_batch": 64,
                    "solver_lr": a.solver_lr, "proposer_steps": a.proposer_steps, "proposer_batch": 32,
@@ -134,7 +147,8 @@ def main(argv):
                    "learnability_depth_power": a.depth_power, "novelty_window": a.novelty_window,
                    "novelty_by": a.novelty_by, "solver_labels": a.solver_labels,
                    "constrained": a.constrained, "start_from": a.start_from, "seed": a.seed,
-                   "ask_lengths": a.ask_lengths, "ask_minutes": a.ask_minutes if a.ask_lengths else None}}
+                   "ask_lengths": a.ask_lengths, "ask_minutes": a.ask_minutes if a.ask_lengths else None,
+                   "solver_from": a.solver_from}}
     if a.save: shutil.copy(sp / "plots" / "arms.png", Path(__file__).parent / "results" / f"{a.name}_arms.png")
     report(a.name, figures, argv, script="selfplay")
 
@@ -160,19 +174,25 @@ def asked_hits(sp: Path) -> list[dict]:
                     "at_asked_distance": {n: round(statistics.fmean(v), 3) for n, v in by.items() if v}})
     return out
 
-def upstream_eval(sp: Path, rounds: int, base: Path) -> dict:
-    "Both arms' last solvers (and the common start), greedy step-wise on the upstream 480-task set."
+def upstream_eval(sp: Path, rounds: int, solver0: Path) -> dict:
+    "Both arms' last solvers (and their common start, `solver0`), greedy step-wise on the upstream 480-task set."
     from wandering_light.tasks import read_tasks, DEFAULT_EVAL_SET
     from wandering_light.models import load_model
     from wandering_light.stepwise import evaluate_stepwise
     tasks, out = read_tasks(DEFAULT_EVAL_SET), {}
-    for name, path in [("start", base / "solver0" / "model"), ("selfplay", sp / f"round-{rounds}" / "solver" / "model"),
+    for name, path in [("start", solver0), ("selfplay", sp / f"round-{rounds}" / "solver" / "model"),
                        ("control", sp / "control" / f"round-{rounds}" / "solver" / "model")]:
         r = evaluate_stepwise(*load_model(path, device="cpu"), tasks)
         out[name] = {"success_rate": round(r["success_rate"], 4), "by_distance": {d: round(v["success_rate"], 3) for d, v in r["by_distance"].items()}}
     return out
 
-def summarise(res: dict, upstream: dict, start: dict, sp: Path, ask_run: Path | None = None) -> dict:
+def start_minutes(start: dict, solver_from: str | None) -> float | None:
+    "The start solver's training minutes: the run's solver0, or what the summary beside a --solver-from checkpoint says."
+    if not solver_from: return round(start["solver0"]["result"]["train_seconds"] / 60, 2)
+    f = Path(solver_from).parent / "summary.json"
+    return round(json.loads(f.read_text())["train_seconds"] / 60, 2) if f.exists() else None
+
+def summarise(res: dict, upstream: dict, start: dict, sp: Path, ask_run: Path | None = None, solver_from: str | None = None) -> dict:
     "The figures: both curves, the gap, the proposer's figures per round and their worst over the rounds."
     from wandering_light.utils import RunDir
     rounds, control = res["rounds"], res["control"]
@@ -195,7 +215,7 @@ def summarise(res: dict, upstream: dict, start: dict, sp: Path, ask_run: Path | 
                           if k in e} for e in harv],
         "learnt_by_round": {arm: [e.get("learnt") for e in sorted(RunDir(d).events("harvest"), key=lambda e: e["round"])]
                             for arm, d in (("selfplay", sp), ("control", sp / "control"))},
-        "start": {"solver_train_minutes": round(start["solver0"]["result"]["train_seconds"] / 60, 2),
+        "start": {"solver_train_minutes": start_minutes(start, solver_from),
                   "proposer_train_minutes": round(sum(start[k]["result"]["train_seconds"] for k in ("proposer0", "proposer1")
                                                       if start.get(k)) / 60, 2)},
         "arm_wall_minutes_round_0_to_last": {"selfplay": span(sp), "control": span(sp / "control")},

@@ -51,3 +51,14 @@ def test_same_settings_keeps_a_run_directory_to_one_set(tmp_path, monkeypatch):
     same_settings(tmp_path, NS(steps=10, lr=1e-3, quiet=False), keys)        # an option outside the settings may change
     with pytest.raises(SystemExit, match=r"made with other settings \(--steps 10\)"):
         same_settings(tmp_path, NS(steps=11, lr=1e-3, quiet=True), keys)
+
+def test_selfplay_start_minutes_from_solver0_or_beside_the_checkpoint(tmp_path, monkeypatch):
+    "The start solver's minutes: the run's solver0 stage, or the summary beside a --solver-from checkpoint (None without one)."
+    monkeypatch.syspath_prepend(str(BENCH))
+    import json, selfplay
+    start = {"solver0": {"result": {"train_seconds": 84.0}}}
+    assert selfplay.start_minutes(start, None) == 1.4
+    (tmp_path / "sft" / "model").mkdir(parents=True)
+    assert selfplay.start_minutes(start, str(tmp_path / "sft" / "model")) is None
+    (tmp_path / "sft" / "summary.json").write_text(json.dumps({"train_seconds": 900.1}))
+    assert selfplay.start_minutes(start, str(tmp_path / "sft" / "model")) == 15.0
