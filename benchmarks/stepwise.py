@@ -43,6 +43,9 @@ Stages (each resumable in the run directory, default runs/bench-stepwise):
    with the same kind of world model: 88.1% / 56.2%); the larger policy's gain alone shrinks to 0.4 points upstream
    once both plan, 3.6 held-out. With --world-k 5 (stepwise_split15_mini_k5.json, the same models): 90.2% / 62.6%
    (upstream distance 1: 94.0%), with 53.4 world-model questions a step upstream against 18.0 at k 3, 553 s against 220.
+   The same policy with a two-layer world model of the same 15 minutes (`world_model.py --size mini`, 59.0% of the pairs;
+   stepwise_split15_mini_wmini_k5.json, k 5): 91.0% / 64.6% (upstream distance 1: 95.6%), in 309 s and 1,101 s against
+   553 s and 1,741 s.
 7. with `--world DIR`, the deep tasks again (stage deepworld): guided search whose prior is the policy planning in
    imagination `--deep-world-depth` tools ahead at every state it expands (`GuidedSolver(WorldPlanner(...))`), the same
    budget in tool applications (world-model questions are counted apart, with the wall seconds). It is slow on this
