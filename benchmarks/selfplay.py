@@ -66,7 +66,7 @@ def start_models(run: Path, a) -> dict:
                                                    roots_per_shard=500, progress=False, routes=True, n_proposer=a.tasks // 4,
                                                    weights=STEP_DISTANCE_WEIGHTS))
     common = ["--model-name", "tiny", *sft_options(run / "data", a.threads)]
-    solver = stage(run, "solver0", lambda: run_sft(sft_args(
+    solver = None if a.solver_from else stage(run, "solver0", lambda: run_sft(sft_args(   # --solver-from: none to train
         ["--task", "steps", "--run-dir", str(run / "solver0"), "--time-limit", str(a.solver_minutes),
          "--max-steps", str(int(a.solver_minutes * 60 / 0.6)), *common, *resume(run / "solver0")])))
     proposer = stage(run, "proposer0", lambda: run_sft(sft_args(
@@ -117,11 +117,12 @@ def main(argv):
     a = ap.parse_args(argv)
     import torch
     torch.set_num_threads(a.threads)
+    if a.solver_from and not (Path(a.solver_from) / "config.json").exists():
+        sys.exit(f"error: {a.solver_from} is not a checkpoint directory (no config.json)")
     run = Path(a.run_dir); run.mkdir(parents=True, exist_ok=True)
     base = Path(a.start_from) if a.start_from else run                  # where the data and the starting models are
     start = start_models(base, a)
     solver0 = Path(a.solver_from) if a.solver_from else base / "solver0" / "model"
-    if not (solver0 / "config.json").exists(): sys.exit(f"error: {solver0} is not a checkpoint directory (no config.json)")
     if a.only_start: print(json.dumps(start, indent=1, default=str)[:3000]); return
     from wandering_light.training.selfplay import parse_args as sp_args, run_selfplay
     proposer = base / ("proposer1" if a.proposer_minutes2 else "proposer0") / "model"

@@ -49,7 +49,7 @@ Usage: python benchmarks/world_model.py [--save] [--minutes 30] [--bench-dir run
                                         [--world-format value|batch] [--world-digits N] [--world-tools route|any]
                                         [--size mini|tiny|small|base] [--name world_model]
 """
-import argparse, sys
+import argparse, json, sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import report, stage
@@ -113,6 +113,9 @@ def main(argv):
     run.mkdir(parents=True, exist_ok=True)
     expected = int(a.minutes * 60 / a.s_per_step)
     resume = ["--resume"] if (run / "sft" / "config.json").exists() else []
+    if resume and (was := json.loads((run / "sft" / "config.json").read_text()).get("model_name")) != a.size:
+        print(f"error: {run} holds a world model of size {was}, not {a.size}: give another --run-dir", file=sys.stderr)
+        return 2
     sft = stage(run, "sft", lambda: run_sft(sft_args(
         ["--task", "world", "--model-name", a.size, "--data", str(bench / "data"), "--run-dir", str(run / "sft"),
          "--time-limit", str(a.minutes), "--max-steps", str(20 * expected), "--clock-schedule", "--batch-size", str(a.batch_size),
