@@ -78,6 +78,14 @@ def wilson_lower(k: int, n: int, confidence: float) -> float:
     p, d = k / n, 1 + z * z / n
     return (p + z * z / (2 * n) - z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))) / d
 
+def _last_sure(pts, rate, precision: float, min_n: int) -> float | None:
+    "The score of the last `(score, hit)` of `pts`, in order, where the hits so far reach `precision` by `rate` (None: nowhere)."
+    last, hits = None, 0
+    for k, (p, y) in enumerate(pts, 1):
+        hits += y
+        if k >= min_n and rate(hits, k) >= precision: last = p
+    return last
+
 def choose_thresholds(ps: Sequence[float], solved: Sequence[bool], precision: float = 0.98,
                       min_n: int = 20, confidence: float | None = None) -> tuple[float, float]:
     "`(lo, hi)` from validation outcomes (see above)."
@@ -85,14 +93,10 @@ def choose_thresholds(ps: Sequence[float], solved: Sequence[bool], precision: fl
     if confidence is not None and not 0.5 <= confidence < 1: raise ValueError(f"confidence must be in [0.5, 1), not {confidence}")
     rate = (lambda k, n: k / n) if confidence is None else (lambda k, n: wilson_lower(k, n, confidence))
     pts = sorted(zip(ps, solved), key=lambda x: -x[0])
-    hi, ok = 1.0 + 1e-9, 0
-    for k, (p, y) in enumerate(pts, 1):
-        ok += y
-        if k >= min_n and rate(ok, k) >= precision: hi = p
-    lo, bad = 0.0, 0
-    for k, (p, y) in enumerate(reversed(pts), 1):
-        bad += not y
-        if k >= min_n and rate(bad, k) >= precision: lo = math.nextafter(p, math.inf)
+    hi = _last_sure(pts, rate, precision, min_n)                                    # can: solved, from the top
+    lo = _last_sure([(p, not y) for p, y in reversed(pts)], rate, precision, min_n)  # cannot: failed, from the bottom
+    hi = 1.0 + 1e-9 if hi is None else hi
+    lo = 0.0 if lo is None else math.nextafter(lo, math.inf)
     return min(lo, hi), hi
 
 # %% ../nbs/09e_self_knowledge.ipynb #e84f53ec
