@@ -62,3 +62,20 @@ def test_selfplay_start_minutes_from_solver0_or_beside_the_checkpoint(tmp_path, 
     assert selfplay.start_minutes(start, str(tmp_path / "sft" / "model")) is None
     (tmp_path / "sft" / "summary.json").write_text(json.dumps({"train_seconds": 900.1}))
     assert selfplay.start_minutes(start, str(tmp_path / "sft" / "model")) == 15.0
+
+def test_worldcheck_reads_the_target_with_a_weight(tmp_path, monkeypatch):
+    "With --world-score the worldcheck stage adds a row for reading alone, and its plans count what they read."
+    monkeypatch.syspath_prepend(str(BENCH))
+    import stepwise as bench
+    from wandering_light.models import build_tokenizer, build_model, save_model
+    from wandering_light.tasks import read_tasks, write_tasks, DEFAULT_EVAL_SET
+    tok = build_tokenizer()
+    save_model(build_model("mini", tok), tok, tmp_path / "model")
+    write_tasks(tmp_path / "few.jsonl.gz", read_tasks(DEFAULT_EVAL_SET)[:3])
+    out = bench.world_check_eval(tmp_path / "model", {"few": tmp_path / "few.jsonl.gz"}, str(tmp_path / "model"), 2, [1], score=1.0)
+    rows = out["few"]
+    assert out["score"] == 1.0 and list(rows) == ["policy", "score", "depth_1"]
+    assert rows["score"]["scored"] > 0 and "scored" not in rows["policy"] and rows["depth_1"]["questions"] > 0
+    assert all(0 <= r["success_rate"] <= 1 for r in rows.values())
+    plain = bench.world_check_eval(tmp_path / "model", {"few": tmp_path / "few.jsonl.gz"}, str(tmp_path / "model"), 2, [1])
+    assert list(plain["few"]) == ["policy", "depth_1"] and "score" not in plain

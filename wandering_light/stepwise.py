@@ -25,7 +25,7 @@ from .calibration import auroc, brier_score, expected_calibration_error, logsume
 __all__ = ['Policy', 'StepPolicy', 'rotations', 'OraclePolicy', 'Rollout', 'rollout_reward', 'stepwise_attempts', 'as_policy',
            'StepwiseSolver', 'GuidedSolver', 'parse_result', 'world_digits', 'value_answers', 'predict_results',
            'closeness', 'agree', 'world_accuracy', 'predict_pipeline', 'load_world', 'compare_digits', 'world_batch',
-           'world_predictor', 'WorldPlanner', 'imagined_key', 'evaluate_stepwise']
+           'world_predictor', 'WorldPlanner', 'imagined_key', 'target_logprobs', 'WorldScorer', 'evaluate_stepwise']
 
 # %% ../nbs/09d_stepwise.ipynb #a291a8aa
 class Policy:
@@ -234,11 +234,15 @@ class StepwiseSolver(Solver):
     def __init__(self, model=None, budget: int = 1, max_steps: int = 8, temperature: float = 1.0, tokenizer=None,
                  functions: FunctionDefSet | None = None, device: str | None = "cpu", batch_size: int = 64, seed: int = 0,
                  views: int = 1, avoid_repeats: bool = True, world=None, world_k: int = 3,
-                 world_depth: int = 3, world_near: float = 0.6, world_rtol: float = 0.01):
+                 world_depth: int = 3, world_near: float = 0.6, world_rtol: float = 0.01, world_score: float = 0.0):
         super().__init__(functions)
         self.policy = as_policy(model, tokenizer, self.functions, device, batch_size, views)
-        if world is not None: self.policy = WorldPlanner(self.policy, world, world_k, world_depth, device=device,
-                                                      near=world_near, rtol=world_rtol)   # see below
+        if world is not None:                                               # see below
+            w = load_world(world, device)
+            if world_score and not isinstance(w, tuple): raise ValueError("world_score needs a world model, not a function")
+            reader = WorldScorer(self.policy, w, weight=world_score) if world_score else None
+            self.policy = WorldPlanner(self.policy, w, world_k, world_depth, device=device, near=world_near, rtol=world_rtol,
+                                       reader=reader)
         self.budget, self.max_steps, self.temperature, self.seed = budget, max_steps, temperature, seed
         self.avoid_repeats = avoid_repeats
     def __repr__(self): return f"StepwiseSolver(budget={self.budget}, max_steps={self.max_steps}, avoid_repeats={self.avoid_repeats})"
@@ -488,13 +492,14 @@ class WorldPlanner(Policy):
     first. `digits`: compare imagined floats to this many significant digits (default: as the world model learnt them,
     `world_digits`; a function's exactly)."""
     def __init__(self, inner: Policy, world, k: int = 3, depth: int = 3, weight: float = 1e6, device: str | None = "cpu",
-                 near: float = 0.6, rtol: float = 0.01, digits: int | None = None):
+                 near: float = 0.6, rtol: float = 0.01, digits: int | None = None, reader: "WorldScorer | None" = None):
         super().__init__(inner.functions)
         w = load_world(world, device)
         self.inner, self.predict, self.k, self.depth, self.log_w = inner, world_batch(w), k, depth, math.log(weight)
         self.digits = compare_digits(w, digits)
         self.near, self.rtol = near, rtol                          # the nearest imagined value (see below), floats' tolerance
         self.questions = 0                                         # world-model questions asked so far
+        self.reader = reader                                       # reads the target where no plan is found (see below)
 
 # %% ../nbs/09d_stepwise.ipynb #1a36194c
 def _imagined(lp: dict, functions: FunctionDefSet, here: type, target: type, k: int, last: bool) -> list[str]:
@@ -539,10 +544,69 @@ def _boost(lp: dict[str, float], name: str, log_w: float) -> dict[str, float]:
 
 @patch
 def logprobs(self: WorldPlanner, states: Sequence[TypedList], targets: Sequence[TypedList]) -> list[dict[str, float] | None]:
-    "The inner policy's answer, with the first tool of each imagined path to the target made the likeliest."
+    """The inner policy's answer, with the first tool of each imagined path to the target made the likeliest; the states
+    with no such path re-weighed by the `reader` (a `WorldScorer`), if it has one."""
     out = list(self.inner.logprobs(states, targets))
-    for i, n in self.plan(states, targets, out).items(): out[i] = _boost(_usable(out[i], self.functions, states[i].item_type), n, self.log_w)
+    found = self.plan(states, targets, out)
+    if self.reader is not None and (rest := [i for i, lp in enumerate(out) if lp and i not in found]):
+        for i, lp in zip(rest, self.reader.reweigh([states[i] for i in rest], [targets[i] for i in rest], [out[i] for i in rest])):
+            out[i] = lp
+    for i, n in found.items(): out[i] = _boost(_usable(out[i], self.functions, states[i].item_type), n, self.log_w)
     return out
+
+
+# %% ../nbs/09d_stepwise.ipynb #107520d6
+def _score_world(world, device: str | None = "cpu"):
+    "A world model as `(model, tokenizer)`, or a function `[(values, tool, target)] -> log-probabilities` as it is."
+    return world if callable(world) and not isinstance(world, StepPolicy) else load_world(world, device)
+
+def target_logprobs(world, triples: Sequence[tuple], batch_size: int = 64) -> list[float]:
+    """log P(`target` | `values`, `tool`) for each `(values, tool, target)` by a world model, teacher-forced (no
+    generation), asked as it learnt: one value at a time (their log-probabilities summed) or the whole batch at once."""
+    from wandering_light.models import continuation_logprobs
+    w = _score_world(world)
+    if callable(w): return list(w(triples))
+    (model, tok), d = w, world_digits(w[0])
+    rows = [[(x, f, y) for x, y in zip(as_typed(v).singletons(), as_typed(t).singletons())] if _asks_values(model, None)
+            else [(as_typed(v), f, as_typed(t))] for v, f, t in triples]
+    flat = [r for row in rows for r in row]
+    with torch.no_grad():
+        lps = continuation_logprobs(model, tok, [P.world_prompt(v, f, d) for v, f, _ in flat],
+                                    [P.world_completion(t, d) for _, _, t in flat], batch_size=batch_size)
+    sums = iter(sum(lp) for lp in lps)
+    return [sum(next(sums) for _ in row) for row in rows]
+
+# %% ../nbs/09d_stepwise.ipynb #7bb4874b
+class WorldScorer(Policy):
+    """`inner`, its `k` likeliest tools that return the target's type re-weighed by the world model's log-probability of
+    the target as their result (`target_logprobs`), `weight` times its distance below the best of them."""
+    def __init__(self, inner: Policy, world, k: int = 5, weight: float = 1.0, device: str | None = "cpu"):
+        super().__init__(inner.functions)
+        self.inner, self.world, self.k, self.weight = inner, _score_world(world, device), k, weight
+        self.questions = 0                                         # (values, tool, target) triples scored so far
+
+@patch
+def reweigh(self: WorldScorer, states: Sequence[TypedList], targets: Sequence[TypedList], lps: list) -> list:
+    "The answers `lps` to `states`, each state's scored tools re-weighed and its total kept."
+    out, ask, scores = list(lps), [], {}
+    for i, (s, t, lp) in enumerate(zip(states, targets, out)):
+        if lp and len(s) == len(t):
+            u = _usable(lp, self.functions, s.item_type)
+            ask += [(i, n) for n in sorted((n for n in u if self.functions[n].out_cls is t.item_type), key=u.get, reverse=True)[:self.k]]
+    self.questions += len(ask)
+    for (i, n), x in zip(ask, target_logprobs(self.world, [(states[i], self.functions[n], targets[i]) for i, n in ask])):
+        scores.setdefault(i, {})[n] = x
+    for i, sc in scores.items():
+        best, lp = max(sc.values()), {n: _logprob(p) for n, p in out[i].items() if _logprob(p) is not None}
+        new = {n: p + self.weight * (sc[n] - best) if n in sc else p for n, p in lp.items()}
+        shift = logsumexp(lp.values()) - logsumexp(new.values())
+        out[i] = {n: p + shift for n, p in new.items()}
+    return out
+
+@patch
+def logprobs(self: WorldScorer, states: Sequence[TypedList], targets: Sequence[TypedList]) -> list[dict[str, float] | None]:
+    "The inner answer, re-weighed."
+    return self.reweigh(states, targets, self.inner.logprobs(states, targets))
 
 # %% ../nbs/09d_stepwise.ipynb #0a5c1128
 def evaluate_stepwise(model, tokenizer, tasks: Sequence, max_steps: int = 8, batch_size: int = 64,
