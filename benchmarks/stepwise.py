@@ -298,8 +298,9 @@ def main(argv):
                     "exact paths only, as before 29 November 2026)")
     ap.add_argument("--world-rtol", type=float, default=0.01, help="worldcheck and deepworld: an imagined float is right "
                     "within this relative tolerance of the target's (0: to the world model's digits only)")
-    ap.add_argument("--world-score", type=float, default=0.0, help="worldcheck stage: the policy first reads how likely the "
-                    "world model finds the target as each of its 5 likeliest tools' result, this weight times it (stepwise."
+    ap.add_argument("--world-score", type=float, default=0.0, help="worldcheck stage: the policy reads how likely the "
+                    "world model finds the target as the result of each of its 5 likeliest tools of the target's type, this weight "
+                    "times it (stepwise."
                     "WorldScorer; 0: off); a row for reading alone, and every plan reads where it finds no path")
     ap.add_argument("--world-depths", default="1,2,3", help="worldcheck stage: the imagined paths' lengths to measure, each a row")
     ap.add_argument("--budgets", default="5,10,25,50,100,250", help="budget stage: tool applications for guided and random search")
