@@ -558,7 +558,7 @@ def logprobs(self: WorldPlanner, states: Sequence[TypedList], targets: Sequence[
 # %% ../nbs/09d_stepwise.ipynb #107520d6
 def _score_world(world, device: str | None = "cpu"):
     "A world model as `(model, tokenizer)`, or a function `[(values, tool, target)] -> log-probabilities` as it is."
-    return world if callable(world) and not isinstance(world, StepPolicy) else load_world(world, device)
+    return world if callable(world) else load_world(world, device)
 
 def target_logprobs(world, triples: Sequence[tuple], batch_size: int = 64) -> list[float]:
     """log P(`target` | `values`, `tool`) for each `(values, tool, target)` by a world model, teacher-forced (no
@@ -590,9 +590,7 @@ def reweigh(self: WorldScorer, states: Sequence[TypedList], targets: Sequence[Ty
     "The answers `lps` to `states`, each state's scored tools re-weighed and its total kept."
     out, ask, scores = list(lps), [], {}
     for i, (s, t, lp) in enumerate(zip(states, targets, out)):
-        if lp and len(s) == len(t):
-            u = _usable(lp, self.functions, s.item_type)
-            ask += [(i, n) for n in sorted((n for n in u if self.functions[n].out_cls is t.item_type), key=u.get, reverse=True)[:self.k]]
+        if lp and len(s) == len(t): ask += [(i, n) for n in _imagined(lp, self.functions, s.item_type, t.item_type, self.k, True)]
     self.questions += len(ask)
     for (i, n), x in zip(ask, target_logprobs(self.world, [(states[i], self.functions[n], targets[i]) for i, n in ask])):
         scores.setdefault(i, {})[n] = x
