@@ -1,10 +1,22 @@
-"""Shared pytest setup: offline model hubs, and the --slow switch."""
-import os
+"""Shared pytest setup: offline model hubs, a private temporary directory, and the --slow switch."""
+import os, tempfile
 import pytest
 
 for k, v in {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "WANDB_MODE": "offline",
              "TOKENIZERS_PARALLELISM": "false", "WANDB_SILENT": "true"}.items():
     os.environ.setdefault(k, v)
+
+@pytest.fixture(scope="session", autouse=True)
+def private_tmpdir(tmp_path_factory):
+    """Everything the notebooks and the programs they start put in the temporary directory goes under pytest's own
+    base directory, which pytest prunes (the last 3 runs are kept): a full run used to leave about a gigabyte in /tmp."""
+    d = str(tmp_path_factory.mktemp("tmp"))
+    old = os.environ.get("TMPDIR"), tempfile.tempdir
+    os.environ["TMPDIR"], tempfile.tempdir = d, d
+    yield d
+    if old[0] is None: os.environ.pop("TMPDIR", None)
+    else: os.environ["TMPDIR"] = old[0]
+    tempfile.tempdir = old[1]
 
 SCREENSHOTS = pytest.StashKey()            # where tests/test_browser.py saved its screenshots
 

@@ -7,7 +7,7 @@ clean 503 (busy, cancelled), and a JSON body (an error in OpenAI's shape, its me
 connection, a hang, or an exception in the caller; and the server process stays up.
 """
 from __future__ import annotations
-import http.client, json, math, socket, tempfile
+import atexit, http.client, json, math, shutil, socket, tempfile
 from pathlib import Path
 from hypothesis import strategies as st
 from fuzzing import Violation, surface
@@ -40,10 +40,18 @@ def _process():
     p = _state.get("process")
     if p is None or p.proc.poll() is not None:
         from wandering_light.serve import ServerProcess
-        rules = Path(tempfile.mkdtemp(prefix="fuzz_http_")) / "rules.jsonl"
+        if "dir" not in _state: _state["dir"] = tempfile.mkdtemp(prefix="fuzz_http_"); atexit.register(close)
+        rules = Path(_state["dir"]) / "rules.jsonl"
         rules.write_text("".join(json.dumps(r) + "\n" for r in RULES))
         p = _state["process"] = ServerProcess(["--replay", rules, "--api-key", KEY])
     return p
+
+def close():
+    "Stop the `wl serve` process and remove its rules directory (a test worker's exit may skip atexit hooks)."
+    p = _state.pop("process", None)
+    if p is not None: p.close()
+    d = _state.pop("dir", None)
+    if d: shutil.rmtree(d, ignore_errors=True)
 
 # ---- hostile values ----
 

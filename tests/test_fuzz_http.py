@@ -4,6 +4,4 @@ import fuzz_http   # registers the surface; its server process is stopped below
 
 def test_fuzz_http():
     try: fuzzing.assert_clean(fuzzing.run_surface("http", 300))
-    finally:                                   # stop the `wl serve` process here: a test worker's exit may skip atexit
-        p = fuzz_http._state.pop("process", None)
-        if p is not None: p.close()
+    finally: fuzz_http.close()
