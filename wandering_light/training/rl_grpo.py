@@ -201,9 +201,9 @@ def run_grpo(cfg: GRPORunConfig, solver=None) -> dict:
     from trl import GRPOTrainer
     with TrainRun(cfg, f"runs/grpo-{cfg.task}") as tr:
         if (done := tr.done()) is not None: return done
+        model, tok, _ = start_model(cfg.model_name, cfg.seed)      # first: a wrong --model-name fails before the data is made
         data = prepare_data(tr.run.path, cfg.data, cfg.tasks, cfg.seed, cfg.task, cfg.per_root, progress=not cfg.quiet)
         if not data["train"]: raise UserError("no training tasks")
-        model, tok, _ = start_model(cfg.model_name, cfg.seed)
         ds, rewards, solver = grpo_data(cfg, tr, data, model, tok, solver)
         cfg.reward_weights = rewards.reward_weights
         callbacks = tr.callbacks(GroupSpreadCallback(rewards, tr.run), eval_callback(cfg, data, tok, tr, True, solver))
