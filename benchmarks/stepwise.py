@@ -52,7 +52,11 @@ Stages (each resumable in the run directory, default runs/bench-stepwise):
    (upstream distance 1: 98.4%, held-out 96.6%); reading alone, no plan, 80.0% / 51.6% (distance 1: 99.5% / 98.9%).
    Reading every imagined state too (the planner's inner policy a `WorldScorer`) did worse in a hand-written trial on
    the upstream set: 90.2%. Without the near paths (`--world-near 2`, stepwise_split15_mini_wmini_k5_read_exact.json):
-   91.9% / 66.0%, distance 1 98.9% / 97.8%.
+   91.9% / 66.0%, distance 1 98.9% / 97.8%. Four tools ahead (`--world-depths 4`, the same models and reading; the
+   fourth level is imagined only for the states no path of three reaches; stepwise_split15_mini_wmini_k5_read_d4.json):
+   92.9% / 70.6% (held-out by distance 1: 95.5%, 2: 82.9%, 3: 68.0%, 4: 36.7%, against 21.1% three tools ahead), with
+   171,698 and 634,671 world-model questions against 55,044 and 176,495: 874 s and 4,222 s of rollouts (a test suite
+   ran beside them for part of the time).
 7. with `--world DIR`, the deep tasks again (stage deepworld): guided search whose prior is the policy planning in
    imagination `--deep-world-depth` tools ahead at every state it expands (`GuidedSolver(WorldPlanner(...))`), the same
    budget in tool applications (world-model questions are counted apart, with the wall seconds). It is slow on this
