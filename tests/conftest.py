@@ -9,7 +9,8 @@ for k, v in {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_OF
 @pytest.fixture(scope="session", autouse=True)
 def private_tmpdir(tmp_path_factory):
     """Everything the notebooks and the programs they start put in the temporary directory goes under pytest's own
-    base directory, which pytest prunes (the last 3 runs are kept): a full run used to leave about a gigabyte in /tmp."""
+    base directory, which pytest prunes (the last 3 runs are kept): the notebooks' `tempfile.mkdtemp()` folders, model
+    checkpoints among them, used to stay in /tmp after every run."""
     d = str(tmp_path_factory.mktemp("tmp"))
     old = os.environ.get("TMPDIR"), tempfile.tempdir
     os.environ["TMPDIR"], tempfile.tempdir = d, d
