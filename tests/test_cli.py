@@ -77,10 +77,12 @@ def test_run_dir_that_is_a_file(tmp_path):
     assert f.read_text() == "not a folder\n"
 
 def test_wrong_model_fails_before_the_data(tmp_path):
-    "A --model-name that is no checkpoint: one line, status 2, from `sft` and `grpo`, before any task data is made."
+    "A model that is no checkpoint: one line, status 2, from `sft`, `grpo` and `selfplay`, before any task data is made."
     empty = tmp_path / "empty"; empty.mkdir()
     got = _many({k: [k, "--model-name", str(empty), "--max-steps", "1", "--quiet", "--no-eval", "--run-dir", str(tmp_path / k)]
-                 for k in ("sft", "grpo")})
+                 for k in ("sft", "grpo")} |
+                {"selfplay": ["selfplay", "--solver-model", str(empty), "--proposer-model", "tiny", "--quiet",
+                              "--run-dir", str(tmp_path / "selfplay")]})
     for k, (rc, out, err) in got.items():
         _one_line(rc, err, "is not a model checkpoint")
         assert not list((tmp_path / k).rglob("*.jsonl.gz")), list((tmp_path / k).rglob("*"))

@@ -26,8 +26,8 @@ from . import prompts as P
 # %% auto #0
 __all__ = ['SPECIAL_TOKENS', 'ANSWER_WORDS', 'MODEL_SIZES', 'byte_alphabet', 'to_byte_chars', 'template_words', 'library_names',
            'default_words', 'build_tokenizer', 'model_config', 'count_parameters', 'build_model', 'save_model',
-           'load_model', 'TokenLogprob', 'continuation_logprobs', 'next_token_logprobs', 'choice_logprobs', 'p_yes',
-           'Generation', 'token_pieces', 'GrammarLogits', 'generate']
+           'check_model_ref', 'load_model', 'TokenLogprob', 'continuation_logprobs', 'next_token_logprobs',
+           'choice_logprobs', 'p_yes', 'Generation', 'token_pieces', 'GrammarLogits', 'generate']
 
 # %% ../nbs/08_models.ipynb #25a1dbd9
 def byte_alphabet() -> dict[int, str]:
@@ -200,22 +200,30 @@ def _load_hub(name: str, kw: dict, device: str) -> tuple:
     except Exception as e: raise UserError(f"cannot load model {name!r} from the hub: {_one_line(e)}") from None
 
 # %% ../nbs/08_models.ipynb #9e8fb485
-def load_model(name_or_path: str | Path, device: str | None = None, dtype: str | torch.dtype | None = None,
-               seed: int = 0) -> tuple:
-    "`(model, tokenizer)` for a named size (`tiny`, built from scratch), a checkpoint directory, or a hub name."
-    device = device or _default_device()
+def check_model_ref(name_or_path: str | Path) -> str:
+    """`name_or_path` if `load_model` could take it (a model size, a checkpoint directory, or a hub-style name), else a
+    one-line `UserError`; nothing is loaded, so a run checks its models before it makes any data."""
     name = str(name_or_path)
-    if name in MODEL_SIZES:
-        tok = build_tokenizer()
-        return _finish(build_model(name, tok, seed), tok, device, dtype)
-    kw = dict(dtype=dtype or "auto", trust_remote_code=False)
+    if name in MODEL_SIZES: return name
     p = Path(name).expanduser()
     if p.is_dir():
         if not (p / "config.json").exists(): raise UserError(f"{p} is not a model checkpoint (no config.json)")
-        try: return _finish(AutoModelForCausalLM.from_pretrained(p, **kw), AutoTokenizer.from_pretrained(p), device)
-        except Exception as e: raise UserError(f"cannot load the checkpoint {p}: {_one_line(e)}") from None
+        return name
     if p.exists() or name.startswith((".", "/", "~")) or name.count("/") > 1:
         raise UserError(f"no model directory at {name!r} (and it is not a model size: {', '.join(MODEL_SIZES)})")
+    return name
+
+def load_model(name_or_path: str | Path, device: str | None = None, dtype: str | torch.dtype | None = None,
+               seed: int = 0) -> tuple:
+    "`(model, tokenizer)` for a named size (`tiny`, built from scratch), a checkpoint directory, or a hub name."
+    device, name = device or _default_device(), check_model_ref(name_or_path)
+    if name in MODEL_SIZES:
+        tok = build_tokenizer()
+        return _finish(build_model(name, tok, seed), tok, device, dtype)
+    kw, p = dict(dtype=dtype or "auto", trust_remote_code=False), Path(name).expanduser()
+    if p.is_dir():
+        try: return _finish(AutoModelForCausalLM.from_pretrained(p, **kw), AutoTokenizer.from_pretrained(p), device)
+        except Exception as e: raise UserError(f"cannot load the checkpoint {p}: {_one_line(e)}") from None
     return _load_hub(name, kw, device)
 
 # %% ../nbs/08_models.ipynb #3716535b

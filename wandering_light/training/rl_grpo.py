@@ -23,6 +23,7 @@ from trl import GRPOConfig
 from .. import prompts as P
 from ..tasks import DEFAULT_EVAL_SET, InductionTask, ProposerTask, read_tasks, write_tasks
 from ..utils import RunDir, UserError, cli_main, parse_config, save_figure
+from ..models import check_model_ref
 from ..evals.evaluate_proposer import sample_attempts
 from .reward import CompletionLog, InductionRewards, ProposalRewards, StepRewards
 from ..steps import step_states
@@ -201,9 +202,10 @@ def run_grpo(cfg: GRPORunConfig, solver=None) -> dict:
     from trl import GRPOTrainer
     with TrainRun(cfg, f"runs/grpo-{cfg.task}") as tr:
         if (done := tr.done()) is not None: return done
-        model, tok, _ = start_model(cfg.model_name, cfg.seed)      # first: a wrong --model-name fails before the data is made
+        for m in filter(None, (cfg.model_name, cfg.solver_model)): check_model_ref(m)      # a wrong model fails now, before the data
         data = prepare_data(tr.run.path, cfg.data, cfg.tasks, cfg.seed, cfg.task, cfg.per_root, progress=not cfg.quiet)
         if not data["train"]: raise UserError("no training tasks")
+        model, tok, _ = start_model(cfg.model_name, cfg.seed)
         ds, rewards, solver = grpo_data(cfg, tr, data, model, tok, solver)
         cfg.reward_weights = rewards.reward_weights
         callbacks = tr.callbacks(GroupSpreadCallback(rewards, tr.run), eval_callback(cfg, data, tok, tr, True, solver))

@@ -24,6 +24,7 @@ from ..executor import Executor
 from ..function_def import FunctionDefSet
 from ..tasks import DEFAULT_EVAL_SET, InductionTask, create_data, default_functions, read_tasks, write_tasks
 from ..utils import RunDir, UserError, check_config, cli_main, parse_config, save_figure, write_json_atomic
+from ..models import check_model_ref
 from ..evals.evaluate_proposer import evaluate_proposer
 from .reward import CompletionLog
 from .core import _opt, open_run, quiet_progress, run_guard, start_model
@@ -272,6 +273,7 @@ def run_selfplay(cfg: SelfPlayConfig) -> dict:
     quiet_progress(cfg.verbose)
     run = open_run(cfg, cfg.run_dir)
     with run_guard(run):
+        for m in (cfg.solver_model, cfg.proposer_model): check_model_ref(m)      # a wrong model fails now, before the data
         base, held = base_tasks(cfg, run.path)
         exclude = {t.input.answer_key() for t in [*read_tasks(DEFAULT_EVAL_SET), *held]}   # never train on what is measured
         solver_path, proposer_path = cfg.solver_model, cfg.proposer_model

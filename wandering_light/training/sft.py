@@ -32,6 +32,7 @@ from ..tasks import (DEFAULT_EVAL_SET,
  InductionTask, ProposerTask, create_data, default_functions,
                                    read_proposer_tasks, read_tasks, split_of, make_proposer_tasks)
 from ..utils import RunDir, UserError, cli_main, parse_config
+from ..models import check_model_ref
 from ..evals.evaluate_proposer import score_proposals
 from .core import (EvalCallback, TrainOptions, TrainRun, _opt, curve_table, is_main_process,
                                            start_model, wait_for, with_recipe)
@@ -299,9 +300,10 @@ def run_sft(cfg: SFTRunConfig) -> dict:
     "One SFT run for the options `cfg` (see `parse_args`); returns the final summary."
     with TrainRun(cfg, f"runs/sft-{cfg.task}") as tr:
         if (done := tr.done()) is not None: return done
-        model, tok, _ = start_model(cfg.model_name, cfg.seed)      # first: a wrong --model-name fails before the data is made
+        check_model_ref(cfg.model_name)      # a wrong model fails now, before the data
         data = prepare_data(tr.run.path, cfg.data, cfg.tasks, cfg.seed, cfg.task, cfg.per_root, progress=not cfg.quiet)
         if not data["train"]: raise UserError("no training tasks")
+        model, tok, _ = start_model(cfg.model_name, cfg.seed)
         per_value = cfg.task == "world" if cfg.world_per_value is None else cfg.world_per_value
         if cfg.task in ("steps", "world"): model.config.wl_world_format, model.config.wl_world_digits = "value" if per_value else "batch", cfg.world_digits
         if cfg.task == "steps": ds = step_dataset(data["train"], cfg.world_share, cfg.oneshot_share, cfg.seed, tok, cfg.target_loss,
