@@ -23,6 +23,30 @@ same reference model planning one tool ahead with its own world-model examples (
 `models.build_tokenizer` patched; other numbers byte by byte as now; the upstream set's step prompts 51.1 tokens on
 average against 52.8): 74.6% / 45.0% in 15,320 steps, distance 1 88.5% against 90.2%: reading `-7` as one token did not
 teach `inc` from `dec`.
+Reading the target with the model's own world-model examples (`stepwise.WorldScorer` with the policy as its own world
+model: its 5 likeliest tools re-weighed by the log-probability of the target as their result, one teacher-forced pass,
+no tool application more; hand-written scripts, not kept; a `wl quickstart` run at abe7f58, its data and held-out tasks,
+one run each, nothing else running; upstream set / held-out): the job's model itself, 77.9% / 53.3% alone in 21,502
+steps, reads to 77.1% / 50.7% (weight 1; 77.1% / 51.3% at 0.5): its whole-batch world examples do not read well.
+Taught them one value at a time instead (`world_per_value`, floats to six digits, `world_tools any`), a share of 0.15:
+72.7% / 45.3% alone in 24,616 steps, 76.3% / 52.0% reading (distance 1 86.9% to 96.7% upstream, 76.9% to 98.1%
+held-out); a share of 0.3: 71.5% / 43.0% alone in 27,087 steps, 77.1% / 49.0% reading (77.7% / 48.3% at weight 2).
+Reading mends distance 1, but the model taught to read is the weaker step-wise policy at distances 2 and 3, and the
+two cancel: not kept.
+Compiled (`sft_compile`, the same run's data and held-out tasks, the same day; a read-back of seconds beside it): 23,451 steps against 21,502, and
+72.7% / 49.0% against 77.9% / 53.3%: not kept (the spread of one run to the next is of that size).
+The job's minutes split between a policy and a separate world model (hand-written scripts, not kept; the same data and
+held-out tasks, the same day, nothing else running): this SFT stage for 6.4 training minutes (13,755 steps) and a
+`mini` world model (`benchmarks/world_model.py --minutes 3.5 --world-digits 6 --world-tools any --size mini`, 9,627
+steps; 43.7% of the world stage's pairs exact, against 18.0% for the job's model): 9.9 training minutes in all. One
+greedy rollout of the policy alone 73.5% / 44.7%; reading the target with the world model (`WorldScorer`, weight 1)
+77.9% / 47.0%; planning two tools ahead, 5 a level, reading where no imagined path is found (`WorldPlanner`)
+**84.4%** / 50.7% (upstream distance 1 97.3%, 2 86.6%, 3 59.8%), past 80% on the upstream set, but its rollouts took
+93 s and 152 s against 4 s and 6 s for the policy alone: with the policy's stage (443 s of wall time), the world
+model's (283 s, its measurement included) and the job's data and evaluation (51 s and 50 s in its run), about 18
+minutes, past the job's 15 as it stands. With 3 tools a level: 83.8% / 50.3% in 54 s and 81 s of rollouts (about 16
+minutes in all, before trimming the stages' own measurements). The job's 10.4-minute model with the same world model: 77.9% / 53.3% alone, 80.2% / 53.7%
+reading, 85.0% / 55.3% two tools ahead (13.9 training minutes).
 Usage: python benchmarks/sft_recipe.py [--save] [--from runs/quickstart] [--runs RUN ...] [--arms SIZE:LR ...]
                                        [--run-dir runs/bench-sft-recipe]
 """
