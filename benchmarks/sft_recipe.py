@@ -43,7 +43,7 @@ greedy rollout of the policy alone 73.5% / 44.7%; reading the target with the wo
 77.9% / 47.0%; planning two tools ahead, 5 a level, reading where no imagined path is found (`WorldPlanner`)
 **84.4%** / 50.7% (upstream distance 1 97.3%, 2 86.6%, 3 59.8%), past 80% on the upstream set, but its rollouts took
 93 s and 152 s against 4 s and 6 s for the policy alone: with the policy's stage (443 s of wall time), the world
-model's (283 s: its SFT stage in `world_model.py`, data built and tokenized) and the job's data and evaluation (51 s and 50 s in its run), about 18
+model's (283 s: its SFT stage in `world_model.py`, data built and tokenized) and the job's data and evaluation (51 s and 50 s in its run), added up, about 18
 minutes, past the job's 15 as it stands. With 3 tools a level: 83.8% / 50.3% in 54 s and 81 s of rollouts (about 16
 minutes in all, before trimming the stages' own measurements); the policy trained again with seed 1 (13,307 steps),
 the same world model: alone 74.6% / 46.3%, reading 77.7% / 49.3%, two tools ahead, 3 a level, 83.8% / 53.0%. The job's 10.4-minute model with the same world model: 77.9% / 53.3% alone, 80.2% / 53.7%
