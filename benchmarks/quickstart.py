@@ -1,9 +1,10 @@
 """The main job as a user runs it (`wl quickstart`, the quickstart profile), its figures and wall time recorded.
 
 It runs `training.main_job.run_main_job` into `--run-dir` (resuming it; a finished job is read back, not run again)
-and reports the headline success rates (step-wise, guided, one-shot, BFS, random search, on the held-out tasks and
-the upstream 480-task set), the wall time of each stage and in all, the SFT steps the time limit allowed, and the SFT
-learning curve (step-wise success on held-out tasks against training minutes).
+and reports the headline success rates (step-wise, step-wise planned with the world model, guided, one-shot, BFS,
+random search, on the held-out tasks and the upstream 480-task set), the wall time of each stage and in all, the SFT
+steps the time limits allowed (the policy's and, in a run that has one, the world model's), and the SFT learning curve
+(step-wise success on held-out tasks against training minutes).
 
 Usage: python benchmarks/quickstart.py [--save] [--run-dir runs/quickstart] [--threads 0] [--name quickstart]
 """
@@ -11,6 +12,16 @@ import argparse, json, sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import job_sft, report
+
+def world_figures(run: Path) -> dict:
+    "The world stage's steps and training minutes, and the planned row's success by distance ({} for a run from before it)."
+    f = run / "world" / "summary.json"
+    if not f.exists(): return {}
+    w = json.loads(f.read_text())
+    by_d = {name: {d: round(v["success_rate"], 4) for d, v in json.loads((run / f"eval-{name}" / "summary.json").read_text())
+                   ["stepwise-plan"]["by_distance"].items()} for name in ("heldout", "upstream480")}
+    return {"world_steps": w["steps"], "world_train_minutes": round(w["train_seconds"] / 60, 2), "world_stopped": w["stopped"],
+            "stepwise_plan_by_distance": by_d}
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -32,7 +43,7 @@ def main(argv):
     figures = {"headline": headline, "heldout_tasks": held["tasks"],
                "stepwise_by_distance": {"heldout": {d: round(v["success_rate"], 4) for d, v in held["by_distance"].items()}}, "stage_wall_seconds": timing, "wall_minutes": round(sum(timing.values()) / 60, 2),
                "sft_model": size, "sft_lr": lr, "sft_steps": sft["steps"], "sft_train_minutes": round(sft["train_seconds"] / 60, 2), "sft_stopped": sft["stopped"],
-               "sft_learning_curve_heldout": curve, "threads": a.threads or "torch default"}
+               "sft_learning_curve_heldout": curve, **world_figures(run), "threads": a.threads or "torch default"}
     report(a.name, figures, argv, script="quickstart")
     return 0
 

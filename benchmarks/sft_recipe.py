@@ -54,7 +54,7 @@ Usage: python benchmarks/sft_recipe.py [--save] [--from runs/quickstart] [--runs
 import argparse, json, sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import job_sft, report
+from _common import POLICY_ALONE, job_sft, report
 from tool_set import brief, evaluate
 
 def arm_name(size: str, lr: float) -> str: return f"{size}-lr{lr:g}"
@@ -95,7 +95,8 @@ def main(argv):
     for r in [src, *map(Path, a.runs)]:
         if not (r / "summary.json").exists(): sys.exit(f"error: {r} is not a finished `wl quickstart` run (no summary.json)")
     data = data_digest(src)
-    own = {job_sft(r): r for r in map(Path, a.runs) if data_digest(r) == data} | {job_sft(src): src}
+    alone = lambda r: json.loads((r / "config.json").read_text()).get("sft_minutes", 10.4) == POLICY_ALONE["sft_minutes"]
+    own = {job_sft(r): r for r in [*map(Path, a.runs), src] if data_digest(r) == data and alone(r)}   # the same stage only
     sets = {"upstream480": DEFAULT_EVAL_SET, "heldout": src / "heldout_test.jsonl.gz"}
     arms, steps, where = {}, {}, {}
     for size, lr in map(parse_arm, a.arms):
@@ -104,7 +105,7 @@ def main(argv):
             steps[key], arms[key] = read_back(own[size, lr], sets)
             where[key] = str(own[size, lr])
             continue
-        p = PROFILES["quickstart"] | {"sft_model": size, "sft_lr": lr}
+        p = PROFILES["quickstart"] | POLICY_ALONE | {"sft_model": size, "sft_lr": lr}
         s = run_sft(sft_config(src / "data", run / key / "sft", p, 0))
         steps[key], where[key] = s["steps"], str(run / key)
         arms[key] = {n: brief(r) for n, r in evaluate(run / key / "sft" / "model", sets, run / key).items()}

@@ -16,14 +16,14 @@ Usage: python benchmarks/tool_set.py [--save] [--from runs/quickstart] [--run-di
 import argparse, json, statistics, sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import job_sft, report
+from _common import POLICY_ALONE, job_sft, report
 
 def sft(data: Path, out: Path, seed: int, tool_set: bool) -> dict:
     "The SFT stage of the job whose data is `data`, with or without the tool set, into `out` (resumed; a finished run is read back)."
     from wandering_light.training.main_job import PROFILES, sft_config
     from wandering_light.training.sft import run_sft
     size, lr = job_sft(data.parent)                                     # the source run's model and learning rate
-    p = PROFILES["quickstart"] | {"sft_model": size, "sft_lr": lr}
+    p = PROFILES["quickstart"] | POLICY_ALONE | {"sft_model": size, "sft_lr": lr}
     return run_sft(sft_config(data, out, p, seed, tool_set=tool_set))
 
 def evaluate(model: Path, sets: dict, out: Path) -> dict:

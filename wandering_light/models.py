@@ -256,6 +256,7 @@ def _pad_id(tokenizer) -> int:
 
 def _prompt_ids(tokenizer, prompts: Sequence[str]) -> list[list[int]]:
     "The token ids of each prompt (with special tokens); an empty one is an error."
+    if not prompts: return []                               # (the tokenizer fails on an empty batch)
     ids = tokenizer(list(prompts), add_special_tokens=True)["input_ids"]
     if any(len(i) == 0 for i in ids): raise ValueError("an empty prompt (and no BOS token to start from)")
     return ids
@@ -266,6 +267,7 @@ def continuation_logprobs(model, tokenizer, prompts: Sequence[str], continuation
                           batch_size: int = 16) -> list[list[float]]:
     "Per-token log P(continuation | prompt) for each (prompt, continuation) pair."
     if len(prompts) != len(continuations): raise ValueError("give one continuation per prompt")
+    if not prompts: return []                               # (the tokenizer fails on an empty batch)
     p_ids = _prompt_ids(tokenizer, prompts)
     c_ids = tokenizer(list(continuations), add_special_tokens=False)["input_ids"]
     out, dev = [], _device(model)

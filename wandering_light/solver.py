@@ -56,6 +56,7 @@ class SolveResult:
 class Solver:
     "Base class: subclasses implement `solve_detailed`; the rest of the protocol follows."
     name = "solver"
+    eval_batch = 1                 # tasks `run_evaluation` hands over at once (`solve_batch_detailed`); 1: one at a time
     def __init__(self, functions: FunctionDefSet | None = None):
         if functions is None:
             from wandering_light.common_functions import basic_fns as functions

@@ -22,10 +22,11 @@ from . import prompts as P
 from .calibration import auroc, brier_score, expected_calibration_error, logsumexp
 
 # %% auto #0
-__all__ = ['Policy', 'StepPolicy', 'rotations', 'OraclePolicy', 'Rollout', 'rollout_reward', 'stepwise_attempts', 'as_policy',
-           'StepwiseSolver', 'GuidedSolver', 'parse_result', 'world_digits', 'value_answers', 'predict_results',
-           'closeness', 'agree', 'world_accuracy', 'predict_pipeline', 'load_world', 'compare_digits', 'world_batch',
-           'world_predictor', 'WorldPlanner', 'imagined_key', 'target_logprobs', 'WorldScorer', 'evaluate_stepwise']
+__all__ = ['WORLD_CACHE_SIZE', 'Policy', 'StepPolicy', 'rotations', 'OraclePolicy', 'Rollout', 'rollout_reward',
+           'stepwise_attempts', 'as_policy', 'StepwiseSolver', 'GuidedSolver', 'parse_result', 'world_digits',
+           'value_answers', 'predict_results', 'closeness', 'agree', 'world_accuracy', 'predict_pipeline', 'load_world',
+           'compare_digits', 'world_batch', 'world_predictor', 'WorldPlanner', 'imagined_key', 'target_logprobs',
+           'WorldScorer', 'evaluate_stepwise']
 
 # %% ../nbs/09d_stepwise.ipynb #a291a8aa
 class Policy:
@@ -231,6 +232,7 @@ def _trajectory(states: list[TypedList], tools: list[FunctionDef]) -> Trajectory
 class StepwiseSolver(Solver):
     "`stepwise`: roll the policy out with execution feedback, `budget` rollouts (the first greedy, then sampled)."
     name = "stepwise"
+    eval_batch = 64                                                        # rolled out together: the model's questions batched
     def __init__(self, model=None, budget: int = 1, max_steps: int = 8, temperature: float = 1.0, tokenizer=None,
                  functions: FunctionDefSet | None = None, device: str | None = "cpu", batch_size: int = 64, seed: int = 0,
                  views: int = 1, avoid_repeats: bool = True, world=None, world_k: int = 3,
@@ -365,14 +367,21 @@ def parse_result(text, out_cls: type) -> TypedList | None:
     return TypedList(x, out_cls)
 
 # %% ../nbs/09d_stepwise.ipynb #966634af
-def _ask_world(model, tokenizer, pairs: Sequence[tuple], batch_size: int, max_new_tokens: int) -> list[TypedList | None]:
-    "One greedy world-model line per `(values, tool)` pair, read by `parse_result`."
+def _ask_world(model, tokenizer, pairs: Sequence[tuple], batch_size: int, max_new_tokens: int,
+               cache: dict | None = None) -> list[TypedList | None]:
+    """One greedy world-model line per `(values, tool)` pair, read by `parse_result`; a prompt asked twice is generated
+    once, and with `cache` (prompt -> line) never again."""
     from wandering_light.models import generate
     if not pairs: return []
-    d = world_digits(model)
-    gens = generate(model, tokenizer, [P.world_prompt(v, f, d) for v, f in pairs], max_new_tokens=max_new_tokens,
-                    stop=["\n"], logprobs=False, batch_size=batch_size)
-    return [parse_result(g[0].text, f.out_cls) for (v, f), g in zip(pairs, gens)]
+    d, cache = world_digits(model), {} if cache is None else cache
+    prompts = [P.world_prompt(v, f, d) for v, f in pairs]
+    if new := [q for q in dict.fromkeys(prompts) if q not in cache]:
+        if len(cache) + len(new) > WORLD_CACHE_SIZE: cache.clear()
+        gens = generate(model, tokenizer, new, max_new_tokens=max_new_tokens, stop=["\n"], logprobs=False, batch_size=batch_size)
+        cache.update((q, g[0].text) for q, g in zip(new, gens))
+    return [parse_result(cache[q], f.out_cls) for q, (v, f) in zip(prompts, pairs)]
+
+WORLD_CACHE_SIZE = 200_000                                     # lines kept (about 40 MB) before the cache starts again
 
 def world_digits(model) -> int | None:
     "The significant digits of the floats a world model learnt (its config's `wl_world_digits`), or None: in full."
@@ -383,16 +392,16 @@ def _asks_values(model, per_value: bool | None) -> bool:
     return per_value if per_value is not None else getattr(getattr(model, "config", None), "wl_world_format", "batch") == "value"
 
 def value_answers(model, tokenizer, pairs: Sequence[tuple], batch_size: int = 32, max_new_tokens: int = 96,
-                  per_value: bool | None = None) -> list[list[TypedList | None]]:
+                  per_value: bool | None = None, cache: dict | None = None) -> list[list[TypedList | None]]:
     """For each `(values, tool)` pair, the model's answer for each value (a one-value batch, or None where unread): asked
     one value at a time (`per_value`), or the whole batch at once and its answer split (all None unless it has one
-    value for each)."""
+    value for each); `cache`: see `_ask_world`."""
     pairs = [(as_typed(v), f) for v, f in pairs]
     if _asks_values(model, per_value):
-        got = iter(_ask_world(model, tokenizer, [(x, f) for v, f in pairs for x in v.singletons()], batch_size, max_new_tokens))
+        got = iter(_ask_world(model, tokenizer, [(x, f) for v, f in pairs for x in v.singletons()], batch_size, max_new_tokens, cache))
         return [[next(got) for _ in v.items] for v, _ in pairs]
     return [p.singletons() if p is not None and len(p) == len(v) else [None] * len(v)
-            for p, (v, _) in zip(_ask_world(model, tokenizer, pairs, batch_size, max_new_tokens), pairs)]
+            for p, (v, _) in zip(_ask_world(model, tokenizer, pairs, batch_size, max_new_tokens, cache), pairs)]
 
 def _join(answers: list, out_cls: type) -> TypedList | None:
     "A batch's prediction from its values' answers: None unless every value's answer was read as one value."
@@ -400,12 +409,13 @@ def _join(answers: list, out_cls: type) -> TypedList | None:
     return TypedList.trusted([a.items[0] for a in answers], out_cls)
 
 def predict_results(model, tokenizer, pairs: Sequence[tuple], batch_size: int = 32, max_new_tokens: int = 96,
-                    per_value: bool | None = None) -> list[TypedList | None]:
+                    per_value: bool | None = None, cache: dict | None = None) -> list[TypedList | None]:
     """The model's prediction of each `(values, tool)`'s result, or None where its text is not a list of values;
-    `per_value` (default: as the checkpoint learnt, its config's `wl_world_format`) asks one value at a time."""
+    `per_value` (default: as the checkpoint learnt, its config's `wl_world_format`) asks one value at a time; `cache`:
+    see `_ask_world`."""
     pairs = [(as_typed(v), f) for v, f in pairs]
-    if not _asks_values(model, per_value): return _ask_world(model, tokenizer, pairs, batch_size, max_new_tokens)
-    return [_join(a, f.out_cls) for a, (_, f) in zip(value_answers(model, tokenizer, pairs, batch_size, max_new_tokens, True), pairs)]
+    if not _asks_values(model, per_value): return _ask_world(model, tokenizer, pairs, batch_size, max_new_tokens, cache)
+    return [_join(a, f.out_cls) for a, (_, f) in zip(value_answers(model, tokenizer, pairs, batch_size, max_new_tokens, True, cache), pairs)]
 
 
 # %% ../nbs/09d_stepwise.ipynb #fcecee62
@@ -476,9 +486,11 @@ def compare_digits(world, digits: int | None = None) -> int | None:
     return digits if digits is not None else world_digits(world[0]) if isinstance(world, tuple) else None
 
 def world_batch(world, device: str | None = "cpu") -> Callable:
-    "`pairs -> predictions` (each `(values, tool)`'s predicted result, or None) from a world model or such a function."
-    w = load_world(world, device)
-    return (lambda pairs: predict_results(w[0], w[1], pairs)) if isinstance(w, tuple) else w
+    """`pairs -> predictions` (each `(values, tool)`'s predicted result, or None) from a world model or such a function;
+    a model's greedy lines are kept, so that a question asked again (a rollout's next step re-imagines what its last
+    step imagined) costs nothing."""
+    w, cache = load_world(world, device), {}
+    return (lambda pairs: predict_results(w[0], w[1], pairs, cache=cache)) if isinstance(w, tuple) else w
 
 def world_predictor(world, device: str | None = "cpu") -> Callable:
     "`(values, tool) -> predicted values or None` from a world model (its greedy answer, asked as it learnt) or a function."

@@ -20,8 +20,9 @@ from ..tasks import DEFAULT_EVAL_SET, InductionTask, default_functions, read_tas
 from ..utils import RunDir, UserError, cli_main, parse_config, save_figure, write_json_atomic, write_jsonl
 
 # %% auto #0
-__all__ = ['MODEL_SOLVERS', 'check_answer', 'evaluate_task', 'summarize', 'plot_summary', 'load_results', 'default_run_dir',
-           'parse_solver_names', 'report_text', 'run_evaluation', 'EvalConfig', 'summary_line', 'main']
+__all__ = ['MODEL_SOLVERS', 'check_answer', 'evaluate_task', 'evaluate_batch', 'summarize', 'plot_summary', 'load_results',
+           'default_run_dir', 'parse_solver_names', 'report_text', 'run_evaluation', 'EvalConfig', 'summary_line',
+           'main']
 
 # %% ../../nbs/10_evals.ipynb #28a4e719
 def check_answer(task: InductionTask, pipeline: Sequence[str] | None, executor: Executor) -> tuple[bool, str | None]:
@@ -33,19 +34,14 @@ def check_answer(task: InductionTask, pipeline: Sequence[str] | None, executor: 
     return True, None
 
 # %% ../../nbs/10_evals.ipynb #ffba519a
-def evaluate_task(solver: Solver, name: str, task: InductionTask, index: int, executor: Executor,
-                  functions: FunctionDefSet | None = None) -> dict:
-    "Solve one task and check the answer; never raises for a failing solver. Returns the result line."
-    t0 = time.perf_counter()
-    res, err, kind = None, None, None
-    try:
-        res = solver.solve_detailed(task.input, task.output, functions)
-        if not isinstance(res, SolveResult): raise TypeError(f"solve_detailed returned {type(res).__name__}, not a SolveResult")
-        found = None if res.trajectory is None else list(res.trajectory.names)
-    except Exception as e: res, err, kind = None, f"{type(e).__name__}: {str(e)[:300]}", "solver_exception"
-    dt = time.perf_counter() - t0
-    if res is None: found = None
-    elif res.error: err, kind = str(res.error)[:300], "solver_error"
+def _answer(res) -> list[str] | None:
+    "The pipeline a solver's answer names, or None (a wrong type of answer raises)."
+    if not isinstance(res, SolveResult): raise TypeError(f"solve_detailed returned {type(res).__name__}, not a SolveResult")
+    return None if res.trajectory is None else list(res.trajectory.names)
+
+def _result_line(name: str, task: InductionTask, index: int, executor: Executor, res, found, err, kind, dt: float) -> dict:
+    "One result line: the answer `found` checked by running it again, with what the solver said about it."
+    if res is not None and res.error: err, kind = str(res.error)[:300], "solver_error"
     ok, why = check_answer(task, found, executor)
     if found is not None and not ok: err, kind = why, "wrong_answer"
     cl = task.distance
@@ -56,6 +52,31 @@ def evaluate_task(solver: Solver, name: str, task: InductionTask, index: int, ex
             "solver_certified": None if res is None else res.certified,
             "attempts": None if res is None else res.attempts, "states": None if res is None else res.states,
             "stop_reason": None if res is None else res.stop_reason}
+
+def evaluate_task(solver: Solver, name: str, task: InductionTask, index: int, executor: Executor,
+                  functions: FunctionDefSet | None = None) -> dict:
+    "Solve one task and check the answer; never raises for a failing solver. Returns the result line."
+    t0, res, found, err, kind = time.perf_counter(), None, None, None, None
+    try: res = solver.solve_detailed(task.input, task.output, functions); found = _answer(res)
+    except Exception as e: res, err, kind = None, f"{type(e).__name__}: {str(e)[:300]}", "solver_exception"
+    return _result_line(name, task, index, executor, res, found, err, kind, time.perf_counter() - t0)
+
+# %% ../../nbs/10_evals.ipynb #02d85e57
+def evaluate_batch(solver: Solver, name: str, tasks: Sequence[InductionTask], indices: Sequence[int], executor: Executor,
+                   functions: FunctionDefSet | None = None) -> list[dict]:
+    "`evaluate_task` for tasks solved together (`solver.solve_batch_detailed`), each line timed at the batch's mean."
+    t0 = time.perf_counter()
+    try:
+        rs = solver.solve_batch_detailed([(t.input, t.output) for t in tasks], functions)
+        if len(rs) != len(tasks): raise ValueError(f"{len(rs)} answers for {len(tasks)} tasks")
+    except Exception: return [evaluate_task(solver, name, t, i, executor, functions) for t, i in zip(tasks, indices)]
+    dt, out = (time.perf_counter() - t0) / max(1, len(tasks)), []
+    for t, i, res in zip(tasks, indices, rs):
+        found, err, kind = None, None, None
+        try: found = _answer(res)
+        except Exception as e: res, err, kind = None, f"{type(e).__name__}: {str(e)[:300]}", "solver_exception"
+        out.append(_result_line(name, t, i, executor, res, found, err, kind, dt))
+    return out
 
 # %% ../../nbs/10_evals.ipynb #8e41c3f4
 def _by_distance(results: Sequence[dict]) -> dict:
@@ -210,12 +231,16 @@ def _run_solver(run: RunDir, name: str, solver: Solver, index: Sequence[int], ta
     rpath = run.results / f"{name}.jsonl"
     done = {r["task"]: r for r in load_results(rpath) if r.get("task") is not None}
     todo = [i for i in index if i not in done]
-    with open(rpath, "a", encoding="utf-8") as f:
-        for i in tqdm(todo, desc=f"eval {name}", unit="task", disable=not progress or not todo):
-            if isinstance(getattr(solver, "rng", None), random.Random): solver.rng.seed(f"{seed}:{name}:{i}")
-            r = evaluate_task(solver, name, tasks[i], i, ex, functions)
-            f.write(json.dumps(r) + "\n"); f.flush()
-            done[i] = r
+    n = max(1, getattr(solver, "eval_batch", 1))                 # tasks handed over at once (see `evaluate_batch`)
+    with open(rpath, "a", encoding="utf-8") as f, tqdm(total=len(todo), desc=f"eval {name}", unit="task",
+                                                       disable=not progress or not todo) as bar:
+        for part in (todo[s:s + n] for s in range(0, len(todo), n)):
+            if n > 1: lines = evaluate_batch(solver, name, [tasks[i] for i in part], part, ex, functions)
+            else:
+                if isinstance(getattr(solver, "rng", None), random.Random): solver.rng.seed(f"{seed}:{name}:{part[0]}")
+                lines = [evaluate_task(solver, name, tasks[part[0]], part[0], ex, functions)]
+            for r in lines: f.write(json.dumps(r) + "\n"); done[r["task"]] = r
+            f.flush(); bar.update(len(part))
         os.fsync(f.fileno())
     return [done[i] for i in index]
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass, asdict
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['PROFILE_KEYS', 'PROFILES', 'UPSTREAM', 'MainJobConfig', 'stage_data', 'sft_config', 'stage_sft', 'stage_grpo',
-           'solvers', 'stage_eval', 'headline', 'main_job_report', 'run_job', 'run_main_job']
+__all__ = ['PROFILE_KEYS', 'PROFILES', 'UPSTREAM', 'MainJobConfig', 'stage_data', 'sft_config', 'stage_sft', 'stage_world',
+           'stage_grpo', 'solvers', 'stage_eval', 'headline', 'main_job_report', 'run_job', 'run_main_job']
 
 # %% ../../nbs/16_main_job.ipynb #a21e0928
 import torch
@@ -27,7 +27,7 @@ from .rl_grpo import GRPORunConfig, run_grpo
 
 # %% ../../nbs/16_main_job.ipynb #33172aaa
 PROFILE_KEYS = ("tasks", "sft_model", "sft_lr", "sft_steps", "sft_batch", "sft_minutes", "sft_compile", "sft_tool_set",
-                "sft_eval_every", "grpo_steps", "grpo_batch", "grpo_minutes", "select_from", "heldout", "upstream", "guided_budget")
+                "sft_eval_every", "world_steps", "world_minutes", "world_lr", "plan_depth", "plan_k", "grpo_steps", "grpo_batch", "grpo_minutes", "select_from", "heldout", "upstream", "guided_budget")
 PROFILES = {name: {k: r[k] for k in PROFILE_KEYS} for name in ("quickstart", "smoke") for r in [load_recipe(name)]}
 UPSTREAM = "upstream480"
 
@@ -43,13 +43,19 @@ class MainJobConfig:
     sft_steps: int = _opt(40_000, "SFT steps (step-wise, world-model and one-shot examples); with sft_minutes an upper "
                           "bound, the schedule then runs on the clock", min=1)
     sft_batch: int = _opt(16, "SFT batch size", min=1)
-    sft_minutes: float | None = _opt(10.4, "SFT training-time limit in minutes (none: no limit)")
+    sft_minutes: float | None = _opt(6.4, "SFT training-time limit in minutes (none: no limit)")
     sft_compile: bool = _opt(False, "train a torch.compile'd model: 1.21 times the SFT steps a minute on a 2-core CPU "
                              "(benchmarks/compile.py); needs a C compiler")
     sft_tool_set: bool = _opt(True, "learn a step's tool as the set of its optimal tools (`wl sft --tool-set`): in two "
                               "seeds of the quickstart profile, +2.1 and +1.5 points step-wise on the upstream set, "
                               "+0.0 and +0.3 held-out (benchmarks/tool_set.py)")
-    sft_eval_every: int = _opt(2_000, "SFT steps between held-out evaluations", min=1)
+    sft_eval_every: int = _opt(5_000, "SFT steps between held-out evaluations", min=1)
+    world_steps: int = _opt(40_000, "world-model SFT steps (a second model of sft_model's size from scratch, taught what a "
+                            "tool returns); with world_minutes an upper bound (0: no world stage)", min=0)
+    world_minutes: float | None = _opt(3.4, "world-model training-time limit in minutes (none: no limit)")
+    world_lr: float = _opt(0.001, "world-model peak learning rate", min=1e-6)
+    plan_depth: int = _opt(2, "`stepwise-plan`: tools the world model imagines ahead of each step", min=1)
+    plan_k: int = _opt(3, "`stepwise-plan`: the policy's likeliest tools imagined at each level", min=1)
     grpo_steps: int = _opt(0, "GRPO steps on the one-shot format (0: no GRPO stage)", min=0)
     grpo_batch: int = _opt(32, "GRPO completions per step", min=8)
     grpo_minutes: float | None = _opt(3.0, "GRPO training-time limit in minutes (none: no limit)")
@@ -93,6 +99,16 @@ def stage_sft(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = F
     "A model from scratch (the profile's size), step-wise SFT (with world-model and one-shot examples) on RUN/data into RUN/sft."
     return run_sft(sft_config(run.path / "data", run.path / "sft", p, seed, threads, quiet, verbose))
 
+# %% ../../nbs/16_main_job.ipynb #1416bbc9
+def stage_world(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = False) -> dict:
+    """A world model from scratch (the profile's size) on RUN/data into RUN/world: what any tool that takes a step's
+    values returns, one value at a time, floats to 6 digits ({} when the profile has no world steps)."""
+    if not p["world_steps"]: return {}
+    return run_sft(sft_config(run.path / "data", run.path / "world", p, seed, threads, quiet, verbose, task="world",
+                              world_share=1.0, oneshot_share=0.0, world_digits=6, world_tools="any", tool_set=False,
+                              learning_rate=p["world_lr"], max_steps=p["world_steps"], time_limit=p["world_minutes"],
+                              clock_schedule=p["world_minutes"] is not None))
+
 # %% ../../nbs/16_main_job.ipynb #e4cd8c25
 def stage_grpo(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = False) -> dict:
     "GRPO on the one-shot format from RUN/sft/model on RUN/data into RUN/grpo ({} when the profile has no GRPO steps)."
@@ -106,13 +122,16 @@ def stage_grpo(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = 
 
 # %% ../../nbs/16_main_job.ipynb #0a309cad
 def solvers(run: RunDir, p: dict) -> dict:
-    "The solvers compared: the model step-wise (one greedy rollout), by guided search and one-shot (one greedy "
+    "The solvers compared: the model step-wise (one greedy rollout; also planned with the world model if it ran), by guided search and one-shot (one greedy "
     "pipeline; also after GRPO if it ran), BFS (budget 4), random search (1 and 100 tries)."
     from wandering_light.solver import get_solver_by_name
     model = str(run.path / "sft" / "model")
-    out = {"stepwise": get_solver_by_name("stepwise", budget=1, model=model),
-           "guided": get_solver_by_name("guided", budget=p["guided_budget"], model=model),
-           "oneshot": get_solver_by_name("trained_local", budget=1, model=model, device="cpu")}
+    out = {"stepwise": get_solver_by_name("stepwise", budget=1, model=model)}
+    if (world := run.path / "world" / "model").exists():        # the same rollout, each step planned in imagination
+        out["stepwise-plan"] = get_solver_by_name("stepwise", budget=1, model=model, world=str(world), world_depth=p["plan_depth"],
+                                                  world_k=p["plan_k"], world_score=1.0)
+    out |= {"guided": get_solver_by_name("guided", budget=p["guided_budget"], model=model),
+            "oneshot": get_solver_by_name("trained_local", budget=1, model=model, device="cpu")}
     if (run.path / "grpo" / "model").exists():
         out["oneshot-grpo"] = get_solver_by_name("trained_local", budget=1, model=str(run.path / "grpo" / "model"), device="cpu")
     return out | {"bfs": get_solver_by_name("bfs", budget=4), "random-1": get_solver_by_name("random", budget=1),
@@ -146,6 +165,9 @@ def headline(evals: dict) -> dict:
         if "oneshot" in summary and "oneshot-grpo" in summary:
             h[f"{set_name}/grpo_lift_points"] = round(100 * (summary["oneshot-grpo"]["success_rate"]
                                                              - summary["oneshot"]["success_rate"]), 2)
+        if "stepwise" in summary and "stepwise-plan" in summary:
+            h[f"{set_name}/plan_over_stepwise_points"] = round(100 * (summary["stepwise-plan"]["success_rate"]
+                                                                    - summary["stepwise"]["success_rate"]), 2)
         if "stepwise" in summary and "oneshot" in summary:
             h[f"{set_name}/stepwise_over_oneshot_points"] = round(100 * (summary["stepwise"]["success_rate"]
                                                                        - summary["oneshot"]["success_rate"]), 2)
@@ -153,7 +175,7 @@ def headline(evals: dict) -> dict:
     return h
 
 # %% ../../nbs/16_main_job.ipynb #44264c26
-def main_job_report(run: RunDir, evals: dict, sft: dict, grpo: dict, timing: dict) -> str:
+def main_job_report(run: RunDir, evals: dict, sft: dict, grpo: dict, timing: dict, world: dict | None = None) -> str:
     "Write RUN/report.md (and RUN/plots) from the stages' results; returns the text."
     imgs = [_copy_plot(run.path / "sft" / "plots" / "learning_curve.png", run, "sft_learning_curve.png"),
             _copy_plot(run.path / "grpo" / "plots" / "rewards.png", run, "grpo_rewards.png"),
@@ -169,11 +191,17 @@ def main_job_report(run: RunDir, evals: dict, sft: dict, grpo: dict, timing: dic
               f"one taught) with world-model and one-shot examples beside them: {sft.get('steps')} steps, "
               f"{sft.get('train_seconds', 0) / 60:.1f} training minutes. The learning curve is step-wise success.", "",
               imgs[0] or "", ""]
+    if world: lines += ["## World model", "", f"A second `{run.config.get('sft_model', 'tiny')}` model from scratch, taught what "
+                        f"a tool returns (one value at a time, floats to 6 digits): {world.get('steps')} steps, "
+                        f"{world.get('train_seconds', 0) / 60:.1f} training minutes. `stepwise-plan` imagines "
+                        f"{run.config.get('plan_depth')} tools ahead with it, the policy's {run.config.get('plan_k')} "
+                        "likeliest at each level, and reads the target with it where no plan reaches it.", ""]
     if grpo: lines += ["## GRPO", "", f"{grpo.get('steps')} steps on the one-shot format from the SFT model, "
                        f"{grpo.get('train_seconds', 0) / 60:.1f} training minutes; mean share of zero-spread groups "
                        f"{grpo.get('zero_spread_share')}.", "", imgs[1] or "", ""]
     lines += ["## Evaluation", "", "One model, three ways: `stepwise` (one greedy rollout: choose a tool, run it, look "
-              "at the values, no retries), `guided` (best-first search over executed states with the model as prior, "
+              "at the values, no retries; `stepwise-plan`: the same, each tool chosen after imagining the next ones with the "
+              "world model), `guided` (best-first search over executed states with the model as prior, "
               f"budget {run.config.get('guided_budget')} tool applications) and `oneshot` (one greedy pipeline written "
               "blind); BFS with budget 4 (exact, certified); random search with 1 and 100 attempts.", ""]
     for set_name, summary in evals.items():
@@ -185,6 +213,9 @@ def main_job_report(run: RunDir, evals: dict, sft: dict, grpo: dict, timing: dic
                          + " | ".join(f"{v['success_rate']:.2f}" for v in s["by_distance"].values()) + " |")
         lines.append("")
     h = headline(evals)
+    if any(k.endswith("plan_over_stepwise_points") for k in h):
+        lines += ["Planned with the world model over step-wise alone (points): " + ", ".join(
+            f"{k.split('/')[0]} {v:+.1f}" for k, v in h.items() if k.endswith("plan_over_stepwise_points")), ""]
     lines += ["Step-wise over one-shot (points): " + ", ".join(f"{k.split('/')[0]} {v:+.1f}" for k, v in h.items()
                                                              if k.endswith("stepwise_over_oneshot_points")), ""]
     if grpo: lines += ["GRPO lift over SFT, one-shot (points): " + ", ".join(
@@ -207,16 +238,17 @@ def _stage(run: RunDir, timing: dict, name: str, fn, quiet: bool):
 
 # %% ../../nbs/16_main_job.ipynb #d90a0e4b
 def run_job(cfg: MainJobConfig, run_dir: str | Path) -> dict:
-    "Data, SFT, GRPO (when the profile has steps for it), evaluation and report into `run_dir` (resuming it); the headline figures."
+    "Data, SFT, the world model and GRPO (when the profile has steps for them), evaluation and report into `run_dir` (resuming it); the headline figures."
     if cfg.threads: torch.set_num_threads(cfg.threads)
     quiet_progress(cfg.verbose)
     p, path, timing, q, v, seed, th = cfg.sizes(), Path(run_dir), {}, cfg.quiet, cfg.verbose, cfg.seed, cfg.threads
     with run_lock(path): run = RunDir(path, {"profile": cfg.profile, "seed": seed, **p})
     _stage(run, timing, "data", lambda: stage_data(run, p, seed, q), q)
     sft = _stage(run, timing, "sft", lambda: stage_sft(run, p, seed, th, q, v), q)
+    world = _stage(run, timing, "world", lambda: stage_world(run, p, seed, th, q, v), q)
     grpo = _stage(run, timing, "grpo", lambda: stage_grpo(run, p, seed, th, q, v), q)
     evals = _stage(run, timing, "eval", lambda: stage_eval(run, p, seed, q), q)
-    main_job_report(run, evals, sft, grpo, timing)
+    main_job_report(run, evals, sft, grpo, timing, world)
     h = headline(evals)
     write_text_atomic(path / "summary.json", json.dumps({"headline": h, "timing_s": timing}, indent=2) + "\n")
     return h
