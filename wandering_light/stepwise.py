@@ -370,16 +370,18 @@ def parse_result(text, out_cls: type) -> TypedList | None:
 def _ask_world(model, tokenizer, pairs: Sequence[tuple], batch_size: int, max_new_tokens: int,
                cache: dict | None = None) -> list[TypedList | None]:
     """One greedy world-model line per `(values, tool)` pair, read by `parse_result`; a prompt asked twice is generated
-    once, and with `cache` (prompt -> line) never again."""
+    once, and with `cache` (prompt -> line, for one `max_new_tokens`) never again."""
     from wandering_light.models import generate
     if not pairs: return []
     d, cache = world_digits(model), {} if cache is None else cache
     prompts = [P.world_prompt(v, f, d) for v, f in pairs]
-    if new := [q for q in dict.fromkeys(prompts) if q not in cache]:
-        if len(cache) + len(new) > WORLD_CACHE_SIZE: cache.clear()
+    lines = {q: cache[q] for q in dict.fromkeys(prompts) if q in cache}
+    if new := [q for q in dict.fromkeys(prompts) if q not in lines]:
         gens = generate(model, tokenizer, new, max_new_tokens=max_new_tokens, stop=["\n"], logprobs=False, batch_size=batch_size)
-        cache.update((q, g[0].text) for q, g in zip(new, gens))
-    return [parse_result(cache[q], f.out_cls) for q, (v, f) in zip(prompts, pairs)]
+        lines |= {q: g[0].text for q, g in zip(new, gens)}
+        if len(cache) + len(new) > WORLD_CACHE_SIZE: cache.clear()
+        cache.update((q, lines[q]) for q in new)
+    return [parse_result(lines[q], f.out_cls) for q, (v, f) in zip(prompts, pairs)]
 
 WORLD_CACHE_SIZE = 200_000                                     # lines kept (about 40 MB) before the cache starts again
 
