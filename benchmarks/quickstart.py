@@ -6,7 +6,7 @@ random search, on the held-out tasks and the upstream 480-task set), the wall ti
 steps the time limits allowed (the policy's and, in a run that has one, the world model's), and the SFT learning curve
 (step-wise success on held-out tasks against training minutes).
 
-Usage: python benchmarks/quickstart.py [--save] [--run-dir runs/quickstart] [--threads 0] [--name quickstart]
+Usage: python benchmarks/quickstart.py [--save] [--run-dir runs/quickstart] [--threads 0] [--seed 0] [--name quickstart]
 """
 import argparse, json, sys
 from pathlib import Path
@@ -28,12 +28,13 @@ def main(argv):
     ap.add_argument("--save", action="store_true")
     ap.add_argument("--run-dir", default="runs/quickstart")
     ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default, every core)")
+    ap.add_argument("--seed", type=int, default=0, help="the job's seed (wl quickstart --seed)")
     ap.add_argument("--name", default="quickstart", help="the results file's name (another run of the job beside the first)")
     a = ap.parse_args(argv)
     from wandering_light.training.main_job import run_main_job
     from wandering_light.utils import RunDir
     run = Path(a.run_dir)
-    headline = run_main_job(run, "quickstart", threads=a.threads or None, quiet=True)
+    headline = run_main_job(run, "quickstart", seed=a.seed, threads=a.threads or None, quiet=True)
     timing = {e["stage"]: e["seconds"] for e in RunDir(run).events("stage")}
     sft = json.loads((run / "sft" / "summary.json").read_text())
     size, lr = job_sft(run)
@@ -43,7 +44,7 @@ def main(argv):
     figures = {"headline": headline, "heldout_tasks": held["tasks"],
                "stepwise_by_distance": {"heldout": {d: round(v["success_rate"], 4) for d, v in held["by_distance"].items()}}, "stage_wall_seconds": timing, "wall_minutes": round(sum(timing.values()) / 60, 2),
                "sft_model": size, "sft_lr": lr, "sft_steps": sft["steps"], "sft_train_minutes": round(sft["train_seconds"] / 60, 2), "sft_stopped": sft["stopped"],
-               "sft_learning_curve_heldout": curve, **world_figures(run), "threads": a.threads or "torch default"}
+               "sft_learning_curve_heldout": curve, **world_figures(run), "threads": a.threads or "torch default", "seed": a.seed}
     report(a.name, figures, argv, script="quickstart")
     return 0
 

@@ -199,9 +199,9 @@ def main_job_report(run: RunDir, evals: dict, sft: dict, grpo: dict, timing: dic
     if grpo: lines += ["## GRPO", "", f"{grpo.get('steps')} steps on the one-shot format from the SFT model, "
                        f"{grpo.get('train_seconds', 0) / 60:.1f} training minutes; mean share of zero-spread groups "
                        f"{grpo.get('zero_spread_share')}.", "", imgs[1] or "", ""]
-    lines += ["## Evaluation", "", "One model, three ways: `stepwise` (one greedy rollout: choose a tool, run it, look "
-              "at the values, no retries; `stepwise-plan`: the same, each tool chosen after imagining the next ones with the "
-              "world model), `guided` (best-first search over executed states with the model as prior, "
+    lines += ["## Evaluation", "", "The policy three ways: `stepwise` (one greedy rollout: choose a tool, run it, look "
+              "at the values, no retries" + ("; `stepwise-plan`: the same, each tool chosen after imagining the next ones with "
+              "the world model" if world else "") + "), `guided` (best-first search over executed states with the model as prior, "
               f"budget {run.config.get('guided_budget')} tool applications) and `oneshot` (one greedy pipeline written "
               "blind); BFS with budget 4 (exact, certified); random search with 1 and 100 attempts.", ""]
     for set_name, summary in evals.items():
