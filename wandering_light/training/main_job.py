@@ -1,4 +1,4 @@
-"""The whole loop in one resumable run: certified data, SFT of a tiny model from scratch, GRPO, evaluation against BFS and random search on held-out tasks and the upstream 480-task set, and a report with plots.
+"""The whole loop in one resumable run: certified data, SFT of a small policy from scratch, a world model to plan with, GRPO, evaluation against BFS and random search on held-out tasks and the upstream 480-task set, and a report with plots.
 
 Docs: https://wandering-light.github.io/wandering_light/main_job.html.md"""
 
