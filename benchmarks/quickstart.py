@@ -6,7 +6,7 @@ random search, on the held-out tasks and the upstream 480-task set), the wall ti
 steps the time limits allowed (the policy's and, in a run that has one, the world model's), and the SFT learning curve
 (step-wise success on held-out tasks against training minutes).
 
-Usage: python benchmarks/quickstart.py [--save] [--run-dir runs/quickstart] [--threads 0] [--seed 0] [--name quickstart]
+Usage: python benchmarks/quickstart.py [--save] [--run-dir runs/quickstart] [--threads 0] [--seed 0] [--name quickstart_split]
 """
 import argparse, json, sys
 from pathlib import Path
@@ -29,7 +29,8 @@ def main(argv):
     ap.add_argument("--run-dir", default="runs/quickstart")
     ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default, every core)")
     ap.add_argument("--seed", type=int, default=0, help="the job's seed (wl quickstart --seed)")
-    ap.add_argument("--name", default="quickstart", help="the results file's name (another run of the job beside the first)")
+    ap.add_argument("--name", default="quickstart_split", help="the results file's name (quickstart.json and quickstart_run3.json "
+                    "hold runs of the job before its world stage; another run of this one beside the first)")
     a = ap.parse_args(argv)
     from wandering_light.training.main_job import run_main_job
     from wandering_light.utils import RunDir
