@@ -96,7 +96,7 @@ def main(argv):
     for r in [src, *map(Path, a.runs)]:
         if not (r / "summary.json").exists(): sys.exit(f"error: {r} is not a finished `wl quickstart` run (no summary.json)")
     data = data_digest(src)
-    alone = lambda r: json.loads((r / "config.json").read_text()).get("sft_minutes", 10.4) == POLICY_ALONE["sft_minutes"]
+    alone = lambda r: json.loads((r / "config.json").read_text()).get("sft_minutes", POLICY_ALONE["sft_minutes"]) == POLICY_ALONE["sft_minutes"]
     own = {job_sft(r): r for r in [*map(Path, a.runs), src] if data_digest(r) == data and alone(r)}   # the same stage only
     sets = {"upstream480": DEFAULT_EVAL_SET, "heldout": src / "heldout_test.jsonl.gz"}
     arms, steps, where = {}, {}, {}

@@ -39,8 +39,13 @@ def _answer(res) -> list[str] | None:
     if not isinstance(res, SolveResult): raise TypeError(f"solve_detailed returned {type(res).__name__}, not a SolveResult")
     return None if res.trajectory is None else list(res.trajectory.names)
 
-def _result_line(name: str, task: InductionTask, index: int, executor: Executor, res, found, err, kind, dt: float) -> dict:
-    "One result line: the answer `found` checked by running it again, with what the solver said about it."
+def _result_line(name: str, task: InductionTask, index: int, executor: Executor, res, dt: float) -> dict:
+    "One result line for a solver's answer `res` (a `SolveResult`, or the exception it raised), checked by running it again."
+    found, err, kind = None, None, None
+    try:
+        if isinstance(res, Exception): raise res
+        found = _answer(res)
+    except Exception as e: res, err, kind = None, f"{type(e).__name__}: {str(e)[:300]}", "solver_exception"
     if res is not None and res.error: err, kind = str(res.error)[:300], "solver_error"
     ok, why = check_answer(task, found, executor)
     if found is not None and not ok: err, kind = why, "wrong_answer"
@@ -56,10 +61,10 @@ def _result_line(name: str, task: InductionTask, index: int, executor: Executor,
 def evaluate_task(solver: Solver, name: str, task: InductionTask, index: int, executor: Executor,
                   functions: FunctionDefSet | None = None) -> dict:
     "Solve one task and check the answer; never raises for a failing solver. Returns the result line."
-    t0, res, found, err, kind = time.perf_counter(), None, None, None, None
-    try: res = solver.solve_detailed(task.input, task.output, functions); found = _answer(res)
-    except Exception as e: res, err, kind = None, f"{type(e).__name__}: {str(e)[:300]}", "solver_exception"
-    return _result_line(name, task, index, executor, res, found, err, kind, time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    try: res = solver.solve_detailed(task.input, task.output, functions)
+    except Exception as e: res = e
+    return _result_line(name, task, index, executor, res, time.perf_counter() - t0)
 
 # %% ../../nbs/10_evals.ipynb #02d85e57
 def evaluate_batch(solver: Solver, name: str, tasks: Sequence[InductionTask], indices: Sequence[int], executor: Executor,
@@ -70,13 +75,8 @@ def evaluate_batch(solver: Solver, name: str, tasks: Sequence[InductionTask], in
         rs = solver.solve_batch_detailed([(t.input, t.output) for t in tasks], functions)
         if len(rs) != len(tasks): raise ValueError(f"{len(rs)} answers for {len(tasks)} tasks")
     except Exception: return [evaluate_task(solver, name, t, i, executor, functions) for t, i in zip(tasks, indices)]
-    dt, out = (time.perf_counter() - t0) / max(1, len(tasks)), []
-    for t, i, res in zip(tasks, indices, rs):
-        found, err, kind = None, None, None
-        try: found = _answer(res)
-        except Exception as e: res, err, kind = None, f"{type(e).__name__}: {str(e)[:300]}", "solver_exception"
-        out.append(_result_line(name, t, i, executor, res, found, err, kind, dt))
-    return out
+    dt = (time.perf_counter() - t0) / max(1, len(tasks))
+    return [_result_line(name, t, i, executor, res, dt) for t, i, res in zip(tasks, indices, rs)]
 
 # %% ../../nbs/10_evals.ipynb #8e41c3f4
 def _by_distance(results: Sequence[dict]) -> dict:

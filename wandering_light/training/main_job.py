@@ -11,8 +11,9 @@ from dataclasses import dataclass, asdict
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['PROFILE_KEYS', 'PROFILES', 'UPSTREAM', 'MainJobConfig', 'stage_data', 'sft_config', 'stage_sft', 'stage_world',
-           'stage_grpo', 'solvers', 'stage_eval', 'headline', 'main_job_report', 'run_job', 'run_main_job']
+__all__ = ['PROFILE_KEYS', 'PROFILES', 'UPSTREAM', 'LIFTS', 'MainJobConfig', 'stage_data', 'sft_config', 'stage_sft',
+           'stage_world', 'stage_grpo', 'solvers', 'stage_eval', 'headline', 'main_job_report', 'run_job',
+           'run_main_job']
 
 # %% ../../nbs/16_main_job.ipynb #a21e0928
 import torch
@@ -157,21 +158,18 @@ def _copy_plot(src: Path, run: RunDir, name: str) -> str | None:
     shutil.copy(src, run.plots / name)
     return f"![](plots/{name})"
 
+LIFTS = {"plan_over_stepwise_points": ("stepwise-plan", "stepwise", "Planned with the world model over step-wise alone"),
+         "stepwise_over_oneshot_points": ("stepwise", "oneshot", "Step-wise over one-shot"),
+         "grpo_lift_points": ("oneshot-grpo", "oneshot", "GRPO lift over SFT, one-shot")}   # one solver over another
+
 def headline(evals: dict) -> dict:
-    "Success rates per evaluation set and solver, and the GRPO lift (in points) over SFT."
+    "Success rates per evaluation set and solver, and each of `LIFTS` (in points) where both of its solvers ran."
     h = {}
     for set_name, summary in evals.items():
         for solver, s in summary.items(): h[f"{set_name}/{solver}"] = round(s["success_rate"], 4)
-        if "oneshot" in summary and "oneshot-grpo" in summary:
-            h[f"{set_name}/grpo_lift_points"] = round(100 * (summary["oneshot-grpo"]["success_rate"]
-                                                             - summary["oneshot"]["success_rate"]), 2)
-        if "stepwise" in summary and "stepwise-plan" in summary:
-            h[f"{set_name}/plan_over_stepwise_points"] = round(100 * (summary["stepwise-plan"]["success_rate"]
-                                                                    - summary["stepwise"]["success_rate"]), 2)
-        if "stepwise" in summary and "oneshot" in summary:
-            h[f"{set_name}/stepwise_over_oneshot_points"] = round(100 * (summary["stepwise"]["success_rate"]
-                                                                       - summary["oneshot"]["success_rate"]), 2)
-
+        for key, (a, b, _) in LIFTS.items():
+            if a in summary and b in summary:
+                h[f"{set_name}/{key}"] = round(100 * (summary[a]["success_rate"] - summary[b]["success_rate"]), 2)
     return h
 
 # %% ../../nbs/16_main_job.ipynb #44264c26
@@ -213,13 +211,9 @@ def main_job_report(run: RunDir, evals: dict, sft: dict, grpo: dict, timing: dic
                          + " | ".join(f"{v['success_rate']:.2f}" for v in s["by_distance"].values()) + " |")
         lines.append("")
     h = headline(evals)
-    if any(k.endswith("plan_over_stepwise_points") for k in h):
-        lines += ["Planned with the world model over step-wise alone (points): " + ", ".join(
-            f"{k.split('/')[0]} {v:+.1f}" for k, v in h.items() if k.endswith("plan_over_stepwise_points")), ""]
-    lines += ["Step-wise over one-shot (points): " + ", ".join(f"{k.split('/')[0]} {v:+.1f}" for k, v in h.items()
-                                                             if k.endswith("stepwise_over_oneshot_points")), ""]
-    if grpo: lines += ["GRPO lift over SFT, one-shot (points): " + ", ".join(
-        f"{k.split('/')[0]} {v:+.1f}" for k, v in h.items() if k.endswith("grpo_lift_points")), ""]
+    for key, (_, _, label) in LIFTS.items():
+        if got := [f"{k.split('/')[0]} {v:+.1f}" for k, v in h.items() if k.endswith(f"/{key}")]:
+            lines += [f"{label} (points): " + ", ".join(got), ""]
     lines += [imgs[2] or "", imgs[3] or "", ""]
     text = "\n".join(lines)
     run.write_report(text)

@@ -310,7 +310,7 @@ def run_sft(cfg: SFTRunConfig) -> dict:
                                                     cfg.step_results, pairs=cfg.pair_loss > 0, world_values=per_value, tool_set=cfg.tool_set,
                                                     world_digits=cfg.world_digits, world_tools=cfg.world_tools)
         elif cfg.task == "world": ds = step_dataset(data["train"], 1.0, 0.0, cfg.seed, tok, True, steps=False, world_values=per_value,
-                                                    world_digits=cfg.world_digits, world_tools=cfg.world_tools)  # tokenized in batches (below)
+                                                    world_digits=cfg.world_digits, world_tools=cfg.world_tools)  # tokenized here, in batches
         elif cfg.task == "self":                # labels: what the start policy does, one greedy rollout per task
             from wandering_light.stepwise import StepPolicy
             rows = outcome_rows(StepPolicy(model, tok), _sample(data["train"], cfg.self_tasks, f"{cfg.seed}:self"), cfg.self_max_steps,
