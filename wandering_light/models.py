@@ -6,7 +6,7 @@ Docs: https://wandering-light.github.io/wandering_light/models.html.md"""
 
 # %% ../nbs/08_models.ipynb #2ca396b0
 from __future__ import annotations
-import dataclasses, os, re, socket, urllib.parse
+import dataclasses, inspect, os, re, socket, urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple, Sequence
@@ -24,10 +24,10 @@ from .utils import UserError
 from . import prompts as P
 
 # %% auto #0
-__all__ = ['SPECIAL_TOKENS', 'ANSWER_WORDS', 'MODEL_SIZES', 'byte_alphabet', 'to_byte_chars', 'template_words', 'library_names',
-           'default_words', 'build_tokenizer', 'model_config', 'count_parameters', 'build_model', 'save_model',
-           'check_model_ref', 'load_model', 'TokenLogprob', 'continuation_logprobs', 'next_token_logprobs',
-           'choice_logprobs', 'p_yes', 'Generation', 'token_pieces', 'GrammarLogits', 'generate']
+__all__ = ['SPECIAL_TOKENS', 'ANSWER_WORDS', 'MODEL_SIZES', 'FAST_GREEDY', 'byte_alphabet', 'to_byte_chars', 'template_words',
+           'library_names', 'default_words', 'build_tokenizer', 'model_config', 'count_parameters', 'build_model',
+           'save_model', 'check_model_ref', 'load_model', 'TokenLogprob', 'continuation_logprobs',
+           'next_token_logprobs', 'choice_logprobs', 'p_yes', 'Generation', 'token_pieces', 'GrammarLogits', 'generate']
 
 # %% ../nbs/08_models.ipynb #25a1dbd9
 def byte_alphabet() -> dict[int, str]:
@@ -382,7 +382,8 @@ def _generation_config(tokenizer, max_new_tokens, temperature, top_p, top_k, n_g
     sample = temperature > 0
     return GenerationConfig(max_new_tokens=max_new_tokens, do_sample=sample, num_return_sequences=n_gen,
                             temperature=temperature if sample else None, top_p=top_p if sample else None,
-                            top_k=top_k if sample else None, pad_token_id=_pad_id(tokenizer), eos_token_id=eos_ids,
+                            top_k=top_k if sample else None, pad_token_id=_pad_id(tokenizer),
+                            eos_token_id=[] if eos_ids is None else eos_ids,   # [], not None: None takes the model's
                             bos_token_id=tokenizer.bos_token_id, return_dict_in_generate=True, output_logits=scores)
 
 # %% ../nbs/08_models.ipynb #c8515623
@@ -439,6 +440,58 @@ def __call__(self: GrammarLogits, input_ids, scores):
         out[r, ids] = scores[r, ids]
     return out
 
+# %% ../nbs/08_models.ipynb #e215c9de
+FAST_GREEDY = True                        # `generate` decodes greedily in `_greedy` (False: transformers' `generate`)
+_PIECES: dict = {}                         # tokenizer id -> (tokenizer, its pieces or None where they do not join)
+
+def _stop_test(tokenizer, stops: list[str]):
+    "`tokens -> bool`: does the text of these new tokens hold a stop string? (reads a short tail of them)"
+    if not stops: return lambda toks: False
+    key = id(tokenizer)
+    if key not in _PIECES or _PIECES[key][0] is not tokenizer:
+        try: _PIECES[key] = (tokenizer, token_pieces(tokenizer))
+        except UserError: _PIECES[key] = (tokenizer, None)
+    pieces, tail = _PIECES[key][1], 4 * max(len(s) for s in stops) + 8
+    text = ((lambda t: "".join(pieces[i] or "" for i in t[-tail:])) if pieces is not None
+            else (lambda t: tokenizer.decode(t[-tail:], skip_special_tokens=True)))
+    return lambda toks: any(s in text(toks) for s in stops)
+def _plain(model) -> bool:
+    "Does the model's own generation config leave greedy decoding plain? (nothing `model.generate` would add to it)"
+    c = model.generation_config
+    return (not getattr(model.config, "is_encoder_decoder", False) and getattr(c, "repetition_penalty", None) in (None, 1.0)
+            and not any(getattr(c, a, None) for a in ("no_repeat_ngram_size", "bad_words_ids", "suppress_tokens", "min_length",
+                        "begin_suppress_tokens", "forced_bos_token_id", "forced_eos_token_id", "sequence_bias", "min_new_tokens")))
+
+
+# %% ../nbs/08_models.ipynb #80e2e615
+@torch.no_grad()
+def _greedy(model, ids: torch.Tensor, mask: torch.Tensor, max_new_tokens: int, eos_set: set, stopped
+            ) -> tuple[list[list[int]], list[list[float]]]:
+    """Greedy continuations of one left-padded batch, each row dropped from the batch (and its cache) once it ends: at an
+    end-of-sequence token or when `stopped(its new tokens)`. Each row's new tokens and their log-probabilities."""
+    pos = (mask.cumsum(-1) - 1).clamp(min=0)
+    kw = {"position_ids": pos} if "position_ids" in inspect.signature(model.forward).parameters else {}
+    out = model(input_ids=ids, attention_mask=mask, use_cache=True, **kw)
+    n, cache, logits, ended = len(ids), out.past_key_values, out.logits[:, -1], set()
+    toks, lps, live = [[] for _ in range(n)], [[] for _ in range(n)], list(range(n))
+    for step in range(max_new_tokens):
+        lp = torch.log_softmax(logits.float(), -1)
+        nxt = lp.argmax(-1)
+        keep = []
+        for j, (r, t, l) in enumerate(zip(live, nxt.tolist(), lp.gather(1, nxt[:, None])[:, 0].tolist())):
+            if r in ended: continue                                         # a cache that cannot drop rows keeps them
+            toks[r].append(t); lps[r].append(l)
+            if t in eos_set or stopped(toks[r]): ended.add(r)
+            else: keep.append(j)
+        if not keep or step == max_new_tokens - 1: break
+        if len(keep) < len(live) and hasattr(cache, "batch_select_indices"):   # the ended rows leave the batch
+            k = torch.tensor(keep, device=ids.device)
+            cache.batch_select_indices(k); mask, pos, nxt, live = mask[k], pos[k], nxt[k], [live[j] for j in keep]
+        mask, pos = torch.cat([mask, mask.new_ones(len(live), 1)], 1), pos[:, -1:] + 1
+        if kw: kw["position_ids"] = pos
+        logits = model(input_ids=nxt[:, None], attention_mask=mask, past_key_values=cache, use_cache=True, **kw).logits[:, -1]
+    return toks, lps
+
 # %% ../nbs/08_models.ipynb #5a8bf88b
 @torch.no_grad()
 def generate(model, tokenizer, prompts: str | Sequence[str], max_new_tokens: int = 32, temperature: float = 0.0,
@@ -460,6 +513,8 @@ def generate(model, tokenizer, prompts: str | Sequence[str], max_new_tokens: int
     if isinstance(grammar, (list, tuple)) and len(grammar) != len(prompts):
         raise ValueError(f"{len(grammar)} grammars for {len(prompts)} prompts: give one, or one per prompt")
     order = sorted(range(len(prompts)), key=lambda i: -len(p_ids[i]))   # similar lengths share a batch
+    fast = FAST_GREEDY and temperature == 0 and grammar is None and not top_logprobs and _plain(model)
+    stopped = _stop_test(tokenizer, stops) if fast else None
     results: list[list[Generation]] = [[] for _ in prompts]
     devices = [dev.index or 0] if dev.type == "cuda" else []
     with torch.random.fork_rng(devices=devices, enabled=seed is not None):
@@ -467,6 +522,13 @@ def generate(model, tokenizer, prompts: str | Sequence[str], max_new_tokens: int
         for s in range(0, len(order), batch_size):
             idx = order[s:s + batch_size]
             ids, mask = _left_pad([p_ids[i] for i in idx], pad, dev)
+            if fast:                                                     # our own greedy loop (above)
+                toks, lps = _greedy(model, ids, mask, max_new_tokens, eos_set, stopped)
+                for r, i in enumerate(idx):
+                    g = _unpack(tokenizer, toks[r], None, r, eos_set, stops, False, 0, len(p_ids[i]))
+                    if logprobs: g.logprobs = lps[r][:len(g.token_ids)]
+                    results[i].extend([g] + [dataclasses.replace(g) for _ in range(num_return_sequences - 1)])
+                continue
             crit = StoppingCriteriaList([_StopOnStrings(tokenizer, stops, ids.shape[1])]) if stops else None
             rows = [grammar[i] for i in idx for _ in range(n_gen)] if isinstance(grammar, (list, tuple)) else grammar
             lp = (LogitsProcessorList([GrammarLogits(rows, pieces, ids.shape[1], max_new_tokens, eos_set)])

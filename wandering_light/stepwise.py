@@ -393,7 +393,7 @@ def _asks_values(model, per_value: bool | None) -> bool:
     "Is the model asked one value at a time? (default: as its checkpoint learnt, its config's `wl_world_format`)"
     return per_value if per_value is not None else getattr(getattr(model, "config", None), "wl_world_format", "batch") == "value"
 
-def value_answers(model, tokenizer, pairs: Sequence[tuple], batch_size: int = 32, max_new_tokens: int = 96,
+def value_answers(model, tokenizer, pairs: Sequence[tuple], batch_size: int = 128, max_new_tokens: int = 96,
                   per_value: bool | None = None, cache: dict | None = None) -> list[list[TypedList | None]]:
     """For each `(values, tool)` pair, the model's answer for each value (a one-value batch, or None where unread): asked
     one value at a time (`per_value`), or the whole batch at once and its answer split (all None unless it has one
@@ -410,7 +410,7 @@ def _join(answers: list, out_cls: type) -> TypedList | None:
     if any(a is None or len(a) != 1 for a in answers): return None
     return TypedList.trusted([a.items[0] for a in answers], out_cls)
 
-def predict_results(model, tokenizer, pairs: Sequence[tuple], batch_size: int = 32, max_new_tokens: int = 96,
+def predict_results(model, tokenizer, pairs: Sequence[tuple], batch_size: int = 128, max_new_tokens: int = 96,
                     per_value: bool | None = None, cache: dict | None = None) -> list[TypedList | None]:
     """The model's prediction of each `(values, tool)`'s result, or None where its text is not a list of values;
     `per_value` (default: as the checkpoint learnt, its config's `wl_world_format`) asks one value at a time; `cache`:

@@ -44,7 +44,7 @@ class MainJobConfig:
     sft_steps: int = _opt(40_000, "SFT steps (step-wise, world-model and one-shot examples); with sft_minutes an upper "
                           "bound, the schedule then runs on the clock", min=1)
     sft_batch: int = _opt(16, "SFT batch size", min=1)
-    sft_minutes: float | None = _opt(6.4, "SFT training-time limit in minutes (none: no limit)")
+    sft_minutes: float | None = _opt(6.2, "SFT training-time limit in minutes (none: no limit)")
     sft_compile: bool = _opt(False, "train a torch.compile'd model: 1.21 times the SFT steps a minute on a 2-core CPU "
                              "(benchmarks/compile.py); needs a C compiler")
     sft_tool_set: bool = _opt(True, "learn a step's tool as the set of its optimal tools (`wl sft --tool-set`): in two "
@@ -55,7 +55,7 @@ class MainJobConfig:
                             "tool returns); with world_minutes an upper bound (0: no world stage)", min=0)
     world_minutes: float | None = _opt(3.4, "world-model training-time limit in minutes (none: no limit)")
     world_lr: float = _opt(0.001, "world-model peak learning rate", min=1e-6)
-    plan_depth: int = _opt(2, "`stepwise-plan`: tools the world model imagines ahead of each step", min=1)
+    plan_depth: int = _opt(3, "`stepwise-plan`: tools the world model imagines ahead of each step", min=1)
     plan_k: int = _opt(3, "`stepwise-plan`: the policy's likeliest tools imagined at each level", min=1)
     grpo_steps: int = _opt(0, "GRPO steps on the one-shot format (0: no GRPO stage)", min=0)
     grpo_batch: int = _opt(32, "GRPO completions per step", min=8)
