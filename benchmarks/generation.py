@@ -8,6 +8,14 @@ log-probabilities (what the solvers ask for). Each mode runs `--repeat` times, a
 Figures: sequences per second each way, and the ratio batched / one-at-a-time; the greedy outputs of the two modes are
 also compared (1 = token-identical).
 
+`generate` decodes greedy calls in its own loop (`models._greedy`: a key-value cache, each row dropped from its batch
+once it ends); the same batched call with `models.FAST_GREEDY = False` goes through transformers' `generate`. Figures:
+sequences per second both ways on the prompts above (every row the same length: only the per-step work differs) and
+their ratio, and whether the outputs are identical. With `--world-model DIR` (a world model the main job trained, e.g.
+RUN/world/model), also its questions: one value and a tool from the routes of RUN/data/test.jsonl.gz (DIR's run),
+answered until the line ends, as the planner asks them, by our loop in batches of 128 (the planner's) against
+transformers' `generate` in batches of 32 (the planner's before); questions per second, the ratio, identical answers.
+
 The server part (skip it with --no-server) starts `wl serve SIZE` in a subprocess (the same named size: the same
 weights, built from the same seed) and sends the same prompts through the `openai` client, one request per prompt,
 sequentially; the baseline is the same work as direct calls in this process (`backends.LocalBackend.complete`, one
@@ -16,6 +24,7 @@ same for one request holding all prompts (the completions API takes a list) agai
 whether the server's greedy texts equal the direct ones (1 = identical).
 Usage: python benchmarks/generation.py [--save] [--size tiny] [--prompts 32] [--new-tokens 32] [--batch-size 16]
                                        [--threads 1] [--repeat 2] [--no-server]
+                                       [--world-model RUN/world/model] [--world-questions 600]
 """
 import argparse, random, sys, time
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
@@ -44,6 +53,8 @@ def main(argv):
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--no-server", action="store_true", help="skip the server part")
+    ap.add_argument("--world-model", default=None, help="a trained world model (RUN/world/model): time its questions too")
+    ap.add_argument("--world-questions", type=int, default=600, help="world-model questions to time")
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)
     tok = build_tokenizer()
@@ -71,8 +82,56 @@ def main(argv):
                "batched_tokens_per_s": round(toks / best["batched"], 1),
                "ratio_batched_to_single": round(best["single"] / best["batched"], 2),
                "greedy_outputs_identical": int(same)}
+    figures.update(greedy_figures(a, model, tok, prompts))
+    if a.world_model: figures.update(world_figures(a))
     if not a.no_server: figures.update(server_figures(a, model, tok, prompts))
     report("generation", figures, argv)
+
+def _both_ways(a, fn) -> tuple[dict, dict]:
+    "Best seconds and outputs of `fn()` with `generate`'s own greedy loop and with transformers' `generate`, alternating."
+    import wandering_light.models as M
+    best, outs = {}, {}
+    try:
+        for _ in range(a.repeat):
+            for name, fast in (("ours", True), ("transformers", False)):
+                M.FAST_GREEDY = fast
+                t0 = time.perf_counter(); outs[name] = fn(fast); dt = time.perf_counter() - t0
+                best[name] = min(best.get(name, dt), dt)
+    finally: M.FAST_GREEDY = True
+    return best, outs
+
+def greedy_figures(a, model, tok, prompts) -> dict:
+    "The batched call above through our greedy loop against transformers' `generate`."
+    kw = dict(max_new_tokens=a.new_tokens, ignore_eos=True, logprobs=True, batch_size=a.batch_size)
+    best, outs = _both_ways(a, lambda fast: [g[0].token_ids for g in generate(model, tok, prompts, **kw)])
+    return {"own_loop_sequences_per_s": round(len(prompts) / best["ours"], 2),
+            "transformers_sequences_per_s": round(len(prompts) / best["transformers"], 2),
+            "ratio_own_loop_to_transformers": round(best["transformers"] / best["ours"], 2),
+            "own_loop_outputs_identical": int(outs["ours"] == outs["transformers"])}
+
+def world_figures(a) -> dict:
+    "A trained world model's questions, as the planner asks them, through our loop (batches of 128) and transformers' (32)."
+    from pathlib import Path
+    from wandering_light.models import load_model
+    from wandering_light.steps import step_rows
+    from wandering_light.stepwise import world_digits
+    from wandering_light.tasks import read_tasks, default_functions
+    model, tok = load_model(a.world_model, device=a.device)
+    tasks, fs, qs = read_tasks(Path(a.world_model).parents[1] / "data" / "test.jsonl.gz"), default_functions(), []
+    random.Random(0).shuffle(tasks)
+    for t in tasks:                                                  # distinct, as the planner's cache leaves them
+        qs = list(dict.fromkeys(qs + [P.world_prompt(x, fs[r["tool"]], world_digits(model)) for r in step_rows(t)
+                                      for x in r["values"].singletons()]))
+        if len(qs) >= a.world_questions: break
+    qs = qs[:a.world_questions]
+    ask = lambda fast: [g[0].text for g in generate(model, tok, qs, max_new_tokens=96, stop=["\n"], logprobs=False,
+                                                    batch_size=128 if fast else 32)]
+    best, outs = _both_ways(a, ask)
+    return {"world_model": a.world_model, "world_questions": len(qs),
+            "world_own_loop_questions_per_s": round(len(qs) / best["ours"], 1),
+            "world_transformers_questions_per_s": round(len(qs) / best["transformers"], 1),
+            "world_ratio_own_loop_to_transformers": round(best["transformers"] / best["ours"], 2),
+            "world_answers_identical": int(outs["ours"] == outs["transformers"])}
 
 def server_figures(a, model, tok, prompts) -> dict:
     "Requests per second through `wl serve` and the openai client, against direct calls in this process."

@@ -30,7 +30,8 @@ def main(argv):
     ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default, every core)")
     ap.add_argument("--seed", type=int, default=0, help="the job's seed (wl quickstart --seed)")
     ap.add_argument("--name", default="quickstart_split", help="the results file's name (quickstart.json and quickstart_run3.json "
-                    "hold runs of the job before its world stage; another run of this one beside the first)")
+                    "hold runs of the job before its world stage, quickstart_split_depth2.json and quickstart_split_seed1.json "
+                    "of the job when it imagined two tools ahead; another run of this one beside the first)")
     a = ap.parse_args(argv)
     from wandering_light.training.main_job import run_main_job
     from wandering_light.utils import RunDir

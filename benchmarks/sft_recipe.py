@@ -48,7 +48,8 @@ minutes, past the job's 15 as it stands. With 3 tools a level: 83.8% / 50.3% in 
 minutes in all, before trimming the stages' own measurements); the policy trained again with seed 1 (13,307 steps),
 the same world model: alone 74.6% / 46.3%, reading 77.7% / 49.3%, two tools ahead, 3 a level, 83.8% / 53.0%. The job's 10.4-minute model with the same world model: 77.9% / 53.3% alone, 80.2% / 53.7%
 reading, 85.0% / 55.3% two tools ahead (13.9 training minutes). The split, 6.4 policy minutes and 3.4 world minutes,
-3 a level, is the quickstart profile since f8b67c8 (its first run from a fresh clone: quickstart_split.json).
+3 a level, was the quickstart profile from f8b67c8 (its first run from a fresh clone: quickstart_split_depth2.json);
+since 82e57bd it gives the policy 6.2 minutes and imagines three tools ahead (quickstart_split.json).
 Usage: python benchmarks/sft_recipe.py [--save] [--from runs/quickstart] [--runs RUN ...] [--arms SIZE:LR ...]
                                        [--run-dir runs/bench-sft-recipe]
 """
