@@ -6,7 +6,7 @@ Docs: https://wandering-light.github.io/wandering_light/models.html.md"""
 
 # %% ../nbs/08_models.ipynb #2ca396b0
 from __future__ import annotations
-import dataclasses, inspect, os, re, socket, urllib.parse
+import dataclasses, inspect, os, re, socket, urllib.parse, weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple, Sequence
@@ -442,16 +442,15 @@ def __call__(self: GrammarLogits, input_ids, scores):
 
 # %% ../nbs/08_models.ipynb #e215c9de
 FAST_GREEDY = True                        # `generate` decodes greedily in `_greedy` (False: transformers' `generate`)
-_PIECES: dict = {}                         # tokenizer id -> (tokenizer, its pieces or None where they do not join)
+_PIECES = weakref.WeakKeyDictionary()      # tokenizer -> its pieces, or None where they do not join
 
 def _stop_test(tokenizer, stops: list[str]):
     "`tokens -> bool`: does the text of these new tokens hold a stop string? (reads a short tail of them)"
     if not stops: return lambda toks: False
-    key = id(tokenizer)
-    if key not in _PIECES or _PIECES[key][0] is not tokenizer:
-        try: _PIECES[key] = (tokenizer, token_pieces(tokenizer))
-        except UserError: _PIECES[key] = (tokenizer, None)
-    pieces, tail = _PIECES[key][1], 4 * max(len(s) for s in stops) + 8
+    if tokenizer not in _PIECES:
+        try: _PIECES[tokenizer] = token_pieces(tokenizer)
+        except UserError: _PIECES[tokenizer] = None
+    pieces, tail = _PIECES[tokenizer], 4 * max(len(s) for s in stops) + 8
     text = ((lambda t: "".join(pieces[i] or "" for i in t[-tail:])) if pieces is not None
             else (lambda t: tokenizer.decode(t[-tail:], skip_special_tokens=True)))
     return lambda toks: any(s in text(toks) for s in stops)
