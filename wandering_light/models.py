@@ -469,7 +469,9 @@ def _greedy(model, ids: torch.Tensor, mask: torch.Tensor, max_new_tokens: int, e
     """Greedy continuations of one left-padded batch, each row dropped from the batch (and its cache) once it ends: at an
     end-of-sequence token or when `stopped(its new tokens)`. Each row's new tokens and their log-probabilities."""
     pos = (mask.cumsum(-1) - 1).clamp(min=0)
-    kw = {"position_ids": pos} if "position_ids" in inspect.signature(model.forward).parameters else {}
+    params = inspect.signature(model.forward).parameters          # a wrapper (PEFT's) passes them on in **kwargs
+    takes = "position_ids" in params or any(q.kind is q.VAR_KEYWORD for q in params.values())
+    kw = {"position_ids": pos} if takes else {}
     out = model(input_ids=ids, attention_mask=mask, use_cache=True, **kw)
     n, cache, logits, ended = len(ids), out.past_key_values, out.logits[:, -1], set()
     toks, lps, live = [[] for _ in range(n)], [[] for _ in range(n)], list(range(n))
