@@ -14,13 +14,15 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _common import job_sft, report
 
 def world_figures(run: Path) -> dict:
-    "The world stage's steps and training minutes, and the planned row's success by distance ({} for a run from before it)."
+    "The world stage's steps, training minutes and learning rate, the plan's depth and width, and the planned row's success by distance ({} for a run from before it)."
     f = run / "world" / "summary.json"
     if not f.exists(): return {}
     w = json.loads(f.read_text())
     by_d = {name: {d: round(v["success_rate"], 4) for d, v in json.loads((run / f"eval-{name}" / "summary.json").read_text())
                    ["stepwise-plan"]["by_distance"].items()} for name in ("heldout", "upstream480")}
+    job = json.loads((run / "config.json").read_text())
     return {"world_steps": w["steps"], "world_train_minutes": round(w["train_seconds"] / 60, 2), "world_stopped": w["stopped"],
+            "world_lr": float(job.get("world_lr", 1e-3)), "plan_depth": job.get("plan_depth", 2), "plan_k": job.get("plan_k", 3),
             "stepwise_plan_by_distance": by_d}
 
 def main(argv):

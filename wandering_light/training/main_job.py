@@ -54,7 +54,7 @@ class MainJobConfig:
     world_steps: int = _opt(40_000, "world-model SFT steps (a second model of sft_model's size from scratch, taught what a "
                             "tool returns); with world_minutes an upper bound (0: no world stage)", min=0)
     world_minutes: float | None = _opt(3.4, "world-model training-time limit in minutes (none: no limit)")
-    world_lr: float = _opt(0.001, "world-model peak learning rate", min=1e-6)
+    world_lr: float = _opt(0.0003, "world-model peak learning rate", min=1e-6)
     plan_depth: int = _opt(3, "`stepwise-plan`: tools the world model imagines ahead of each step", min=1)
     plan_k: int = _opt(3, "`stepwise-plan`: the policy's likeliest tools imagined at each level", min=1)
     grpo_steps: int = _opt(0, "GRPO steps on the one-shot format (0: no GRPO stage)", min=0)
