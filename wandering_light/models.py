@@ -454,13 +454,13 @@ def _stop_test(tokenizer, stops: list[str]):
     text = ((lambda t: "".join(pieces[i] or "" for i in t[-tail:])) if pieces is not None
             else (lambda t: tokenizer.decode(t[-tail:], skip_special_tokens=True)))
     return lambda toks: any(s in text(toks) for s in stops)
+
 def _plain(model) -> bool:
     "Does the model's own generation config leave greedy decoding plain? (nothing `model.generate` would add to it)"
     c = model.generation_config
     return (not getattr(model.config, "is_encoder_decoder", False) and getattr(c, "repetition_penalty", None) in (None, 1.0)
             and not any(getattr(c, a, None) for a in ("no_repeat_ngram_size", "bad_words_ids", "suppress_tokens", "min_length",
                         "begin_suppress_tokens", "forced_bos_token_id", "forced_eos_token_id", "sequence_bias", "min_new_tokens")))
-
 
 # %% ../nbs/08_models.ipynb #80e2e615
 @torch.no_grad()

@@ -232,7 +232,7 @@ def _trajectory(states: list[TypedList], tools: list[FunctionDef]) -> Trajectory
 class StepwiseSolver(Solver):
     "`stepwise`: roll the policy out with execution feedback, `budget` rollouts (the first greedy, then sampled)."
     name = "stepwise"
-    eval_batch = 64                                                        # rolled out together: the model's questions batched
+    eval_batch = 512                 # rolled out together: the model's questions batched (a planner's batch better in one)
     def __init__(self, model=None, budget: int = 1, max_steps: int = 8, temperature: float = 1.0, tokenizer=None,
                  functions: FunctionDefSet | None = None, device: str | None = "cpu", batch_size: int = 64, seed: int = 0,
                  views: int = 1, avoid_repeats: bool = True, world=None, world_k: int = 3,
@@ -514,6 +514,7 @@ class WorldPlanner(Policy):
         self.near, self.rtol = near, rtol                          # the nearest imagined value (see below), floats' tolerance
         self.questions = 0                                         # world-model questions asked so far
         self.reader = reader                                       # reads the target where no plan is found (see below)
+        self.asked, self.before = {}, {}                           # the inner answers of this step's plans, the last step's
 
 # %% ../nbs/09d_stepwise.ipynb #1a36194c
 def _imagined(lp: dict, functions: FunctionDefSet, here: type, target: type, k: int, last: bool) -> list[str]:
@@ -528,10 +529,21 @@ def imagined_key(v: TypedList, digits: int | None) -> tuple:
     return v.item_type, P.render_value(list(v), digits)
 
 @patch
+def inner_logprobs(self: WorldPlanner, states: Sequence[TypedList], targets: Sequence[TypedList]) -> list:
+    """The inner policy's answers, each `(values, target)` asked once a step: those this step's plans or the last step's
+    asked already are read back (the state a plan imagines first is often the one the rollout reaches next)."""
+    keys = list(zip(states, targets))
+    for k in keys:
+        if k not in self.asked and k in self.before: self.asked[k] = self.before[k]
+    if new := [k for k in dict.fromkeys(keys) if k not in self.asked]:
+        self.asked.update(zip(new, self.inner.logprobs([s for s, _ in new], [t for _, t in new])))
+    return [self.asked[k] for k in keys]
+
+@patch
 def plan(self: WorldPlanner, states: Sequence[TypedList], targets: Sequence[TypedList], first: list | None = None) -> dict[int, str]:
     """For each state that has one, the first tool of the shortest imagined path to its target, else of the path that came
     nearest (at least `near` of the target's values: `closeness`); `first`: the inner answer."""
-    found, nearest, lps = {}, {}, first if first is not None else self.inner.logprobs(states, targets)
+    found, nearest, lps = {}, {}, first if first is not None else self.inner_logprobs(states, targets)
     frontier = [(i, None, s, lp) for i, (s, lp) in enumerate(zip(states, lps))]
     key = lambda v: imagined_key(v, self.digits)
     seen = [{key(s)} for s in states]                          # per state: imagined already, by the likeliest way there
@@ -545,7 +557,7 @@ def plan(self: WorldPlanner, states: Sequence[TypedList], targets: Sequence[Type
             elif c >= self.near and c > nearest.get(i, (0, None))[0]: nearest[i] = (c, root or n)   # shallowest first
             if c < 1 and level < self.depth and (v := key(p)) not in seen[i]: seen[i].add(v); nxt.append((i, root or n, p))
         if not (nxt := [x for x in nxt if x[0] not in found]): break
-        lps = self.inner.logprobs([p for _, _, p in nxt], [targets[i] for i, _, _ in nxt])
+        lps = self.inner_logprobs([p for _, _, p in nxt], [targets[i] for i, _, _ in nxt])
         frontier = [(i, root, p, lp) for (i, root, p), lp in zip(nxt, lps)]
     return {i: root for i, (_, root) in nearest.items()} | found
 
@@ -560,7 +572,8 @@ def _boost(lp: dict[str, float], name: str, log_w: float) -> dict[str, float]:
 def logprobs(self: WorldPlanner, states: Sequence[TypedList], targets: Sequence[TypedList]) -> list[dict[str, float] | None]:
     """The inner policy's answer, with the first tool of each imagined path to the target made the likeliest; the states
     with no such path re-weighed by the `reader` (a `WorldScorer`), if it has one."""
-    out = list(self.inner.logprobs(states, targets))
+    self.before, self.asked = self.asked, {}                   # a new step: the last step's answers, kept one step
+    out = list(self.inner_logprobs(states, targets))
     found = self.plan(states, targets, out)
     if self.reader is not None and (rest := [i for i, lp in enumerate(out) if lp and i not in found]):
         for i, lp in zip(rest, self.reader.reweigh([states[i] for i in rest], [targets[i] for i in rest], [out[i] for i in rest])):

@@ -44,7 +44,7 @@ class MainJobConfig:
     sft_steps: int = _opt(40_000, "SFT steps (step-wise, world-model and one-shot examples); with sft_minutes an upper "
                           "bound, the schedule then runs on the clock", min=1)
     sft_batch: int = _opt(16, "SFT batch size", min=1)
-    sft_minutes: float | None = _opt(6.2, "SFT training-time limit in minutes (none: no limit)")
+    sft_minutes: float | None = _opt(6.0, "SFT training-time limit in minutes (none: no limit)")
     sft_compile: bool = _opt(False, "train a torch.compile'd model: 1.21 times the SFT steps a minute on a 2-core CPU "
                              "(benchmarks/compile.py); needs a C compiler")
     sft_tool_set: bool = _opt(True, "learn a step's tool as the set of its optimal tools (`wl sft --tool-set`): in two "
