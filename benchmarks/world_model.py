@@ -49,7 +49,7 @@ trained on a `--data-only` directory, which has no policy).
 Usage: python benchmarks/world_model.py [--save] [--minutes 30] [--bench-dir runs/bench-stepwise] [--run-dir runs/bench-world]
                                         [--threads 2] [--world-pairs 300] [--compile] [--agent] [--policy-dir RUN]
                                         [--world-format value|batch] [--world-digits N] [--world-tools route|any]
-                                        [--size mini|tiny|small|base] [--name world_model]
+                                        [--size mini|tiny|small|base] [--lr 1e-3] [--name world_model]
 """
 import argparse, json, sys
 from pathlib import Path
@@ -85,6 +85,7 @@ def main(argv):
     ap.add_argument("--run-dir", default="runs/bench-world")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--batch-size", type=int, default=16)
+    ap.add_argument("--lr", type=float, default=1e-3, help="peak learning rate (the quickstart's world stage: 3e-4)")
     ap.add_argument("--size", default="tiny", choices=list(MODEL_SIZES), help="the world model's size (models.MODEL_SIZES)")
     ap.add_argument("--s-per-step", type=float, default=0.1, help="expected step time: only spaces the checkpoints")
     ap.add_argument("--world-pairs", type=int, default=300)
@@ -122,7 +123,7 @@ def main(argv):
     sft = stage(run, "sft", lambda: run_sft(sft_args(
         ["--task", "world", "--model-name", a.size, "--data", str(bench / "data"), "--run-dir", str(run / "sft"),
          "--time-limit", str(a.minutes), "--max-steps", str(20 * expected), "--clock-schedule", "--batch-size", str(a.batch_size),
-         "--learning-rate", "1e-3", "--warmup-ratio", "0.02", "--max-length", "256", "--save-steps", str(max(100, expected // 8)),
+         "--learning-rate", str(a.lr), "--warmup-ratio", "0.02", "--max-length", "256", "--save-steps", str(max(100, expected // 8)),
          "--logging-steps", "50", "--threads", str(a.threads), "--dataset-num-proc", str(a.threads),
          "--world-per-value", str(a.world_format == "value"),
          *(["--world-digits", str(a.world_digits)] if a.world_digits else []), "--world-tools", a.world_tools, *(["--torch-compile"] if a.compile else []), "--quiet", *resume])))
@@ -133,7 +134,7 @@ def main(argv):
     figures = {"world_model": w, "stepwise_model": s, "pairs": w["pairs"],
                "ratio_exact_match_world_to_stepwise": round(w["exact_match"] / s["exact_match"], 3) if s and s["exact_match"] else None,
                "world_format": a.world_format, "world_digits": a.world_digits, "world_tools": a.world_tools,
-               "size": a.size, "training": {"steps": r.get("steps"), "train_minutes": round(r["train_seconds"] / 60, 2), "batch_size": a.batch_size,
+               "size": a.size, "training": {"steps": r.get("steps"), "train_minutes": round(r["train_seconds"] / 60, 2), "batch_size": a.batch_size, "lr": a.lr,
                             "threads": a.threads, "torch_compile": a.compile, "stopped": r.get("stopped"),
                             "wall_minutes": round(sft["wall_s"] / 60, 2)},
                "stepwise_model_dir": str(bench / "sft" / "model") if stepwise_model else None}
