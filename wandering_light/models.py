@@ -8,6 +8,7 @@ Docs: https://wandering-light.github.io/wandering_light/models.html.md"""
 from __future__ import annotations
 import dataclasses, inspect, os, re, socket, urllib.parse, weakref
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 from typing import NamedTuple, Sequence
 import torch
@@ -453,7 +454,7 @@ def _stop_test(tokenizer, stops: list[str]):
     pieces, tail = _PIECES[tokenizer], 4 * max(len(s) for s in stops) + 8
     text = ((lambda t: "".join(pieces[i] or "" for i in t[-tail:])) if pieces is not None
             else (lambda t: tokenizer.decode(t[-tail:], skip_special_tokens=True)))
-    return lambda toks: any(s in text(toks) for s in stops)
+    return lambda toks: (lambda t: any(s in t for s in stops))(text(toks))   # the tail's text read once
 
 def _plain(model) -> bool:
     "Does the model's own generation config leave greedy decoding plain? (nothing `model.generate` would add to it)"
@@ -464,10 +465,11 @@ def _plain(model) -> bool:
 
 # %% ../nbs/08_models.ipynb #80e2e615
 @torch.no_grad()
-def _greedy(model, ids: torch.Tensor, mask: torch.Tensor, max_new_tokens: int, eos_set: set, stopped
-            ) -> tuple[list[list[int]], list[list[float]]]:
+def _greedy(model, ids: torch.Tensor, mask: torch.Tensor, max_new_tokens: int, eos_set: set, stopped,
+            logprobs: bool = True) -> tuple[list[list[int]], list[list[float | None]]]:
     """Greedy continuations of one left-padded batch, each row dropped from the batch (and its cache) once it ends: at an
-    end-of-sequence token or when `stopped(its new tokens)`. Each row's new tokens and their log-probabilities."""
+    end-of-sequence token or when `stopped(its new tokens)`. Each row's new tokens and their log-probabilities (None
+    without `logprobs`)."""
     pos = (mask.cumsum(-1) - 1).clamp(min=0)
     params = inspect.signature(model.forward).parameters          # a wrapper (PEFT's) passes them on in **kwargs
     takes = "position_ids" in params or any(q.kind is q.VAR_KEYWORD for q in params.values())
@@ -476,10 +478,9 @@ def _greedy(model, ids: torch.Tensor, mask: torch.Tensor, max_new_tokens: int, e
     n, cache, logits, ended = len(ids), out.past_key_values, out.logits[:, -1], set()
     toks, lps, live = [[] for _ in range(n)], [[] for _ in range(n)], list(range(n))
     for step in range(max_new_tokens):
-        lp = torch.log_softmax(logits.float(), -1)
-        nxt = lp.argmax(-1)
-        keep = []
-        for j, (r, t, l) in enumerate(zip(live, nxt.tolist(), lp.gather(1, nxt[:, None])[:, 0].tolist())):
+        nxt = logits.float().argmax(-1)                                     # as transformers' greedy search chooses
+        keep, chosen = [], torch.log_softmax(logits.float(), -1).gather(1, nxt[:, None])[:, 0].tolist() if logprobs else repeat(None)
+        for j, (r, t, l) in enumerate(zip(live, nxt.tolist(), chosen)):
             if r in ended: continue                                         # a cache that cannot drop rows keeps them
             toks[r].append(t); lps[r].append(l)
             if t in eos_set or stopped(toks[r]): ended.add(r)
@@ -524,22 +525,20 @@ def generate(model, tokenizer, prompts: str | Sequence[str], max_new_tokens: int
             idx = order[s:s + batch_size]
             ids, mask = _left_pad([p_ids[i] for i in idx], pad, dev)
             if fast:                                                     # our own greedy loop (above)
-                toks, lps = _greedy(model, ids, mask, max_new_tokens, eos_set, stopped)
-                for r, i in enumerate(idx):
-                    g = _unpack(tokenizer, toks[r], None, r, eos_set, stops, False, 0, len(p_ids[i]))
-                    if logprobs: g.logprobs = lps[r][:len(g.token_ids)]
-                    results[i].extend([g] + [dataclasses.replace(g) for _ in range(num_return_sequences - 1)])
-                continue
-            crit = StoppingCriteriaList([_StopOnStrings(tokenizer, stops, ids.shape[1])]) if stops else None
-            rows = [grammar[i] for i in idx for _ in range(n_gen)] if isinstance(grammar, (list, tuple)) else grammar
-            lp = (LogitsProcessorList([GrammarLogits(rows, pieces, ids.shape[1], max_new_tokens, eos_set)])
-                  if grammar is not None else None)
-            out = model.generate(input_ids=ids, attention_mask=mask, generation_config=cfg, stopping_criteria=crit,
-                                 logits_processor=lp)
-            new = out.sequences[:, ids.shape[1]:]
-            steps = [torch.log_softmax(l.float(), -1) for l in out.logits] if cfg.output_logits else None
-            for r in range(new.shape[0]):
-                i = idx[r // n_gen]
-                g = _unpack(tokenizer, new[r].tolist(), steps, r, eos_set, stops, logprobs, top_logprobs, len(p_ids[i]))
-                results[i].extend([g] + [dataclasses.replace(g) for _ in range(num_return_sequences - n_gen)])
+                toks, lps = _greedy(model, ids, mask, max_new_tokens, eos_set, stopped, logprobs)
+                gens = [_unpack(tokenizer, t, None, 0, eos_set, stops, False, 0, len(p_ids[i])) for t, i in zip(toks, idx)]
+                for g, lp in zip(gens, lps): g.logprobs = lp[:len(g.token_ids)] if logprobs else None
+            else:                                                        # transformers' generate
+                crit = StoppingCriteriaList([_StopOnStrings(tokenizer, stops, ids.shape[1])]) if stops else None
+                rows = [grammar[i] for i in idx for _ in range(n_gen)] if isinstance(grammar, (list, tuple)) else grammar
+                lp = (LogitsProcessorList([GrammarLogits(rows, pieces, ids.shape[1], max_new_tokens, eos_set)])
+                      if grammar is not None else None)
+                out = model.generate(input_ids=ids, attention_mask=mask, generation_config=cfg, stopping_criteria=crit,
+                                     logits_processor=lp)
+                new = out.sequences[:, ids.shape[1]:]
+                steps = [torch.log_softmax(l.float(), -1) for l in out.logits] if cfg.output_logits else None
+                gens = [_unpack(tokenizer, new[r].tolist(), steps, r, eos_set, stops, logprobs, top_logprobs,
+                                len(p_ids[idx[r // n_gen]])) for r in range(new.shape[0])]
+            for r, g in enumerate(gens):                                 # greedy: one answer a prompt, repeated
+                results[idx[r // n_gen]].extend([g] + [dataclasses.replace(g) for _ in range(num_return_sequences - n_gen)])
     return results
