@@ -117,8 +117,11 @@ def main(argv):
     run.mkdir(parents=True, exist_ok=True)
     expected = int(a.minutes * 60 / a.s_per_step)
     resume = ["--resume"] if (run / "sft" / "config.json").exists() else []
-    if resume and (was := json.loads((run / "sft" / "config.json").read_text()).get("model_name")) != a.size:
-        print(f"error: {run} holds a world model of size {was}, not {a.size}: give another --run-dir", file=sys.stderr)
+    asked = {"model_name": a.size, "learning_rate": a.lr, "world_per_value": a.world_format == "value",
+             "world_digits": a.world_digits, "world_tools": a.world_tools}    # what a resumed run must share
+    was = json.loads((run / "sft" / "config.json").read_text()) if resume else asked
+    if differ := [f"{k} {was.get(k)!r}, not {v!r}" for k, v in asked.items() if was.get(k) != v]:
+        print(f"error: {run} holds a world model trained with {'; '.join(differ)}: give another --run-dir", file=sys.stderr)
         return 2
     sft = stage(run, "sft", lambda: run_sft(sft_args(
         ["--task", "world", "--model-name", a.size, "--data", str(bench / "data"), "--run-dir", str(run / "sft"),

@@ -529,6 +529,11 @@ def imagined_key(v: TypedList, digits: int | None) -> tuple:
     return v.item_type, P.render_value(list(v), digits)
 
 @patch
+def new_step(self: WorldPlanner):
+    "A rollout's next step: the answers of the last step are kept for one more, older ones dropped."
+    self.before, self.asked = self.asked, {}
+
+@patch
 def inner_logprobs(self: WorldPlanner, states: Sequence[TypedList], targets: Sequence[TypedList]) -> list:
     """The inner policy's answers, each `(values, target)` asked once a step: those this step's plans or the last step's
     asked already are read back (the state a plan imagines first is often the one the rollout reaches next)."""
@@ -542,7 +547,8 @@ def inner_logprobs(self: WorldPlanner, states: Sequence[TypedList], targets: Seq
 @patch
 def plan(self: WorldPlanner, states: Sequence[TypedList], targets: Sequence[TypedList], first: list | None = None) -> dict[int, str]:
     """For each state that has one, the first tool of the shortest imagined path to its target, else of the path that came
-    nearest (at least `near` of the target's values: `closeness`); `first`: the inner answer."""
+    nearest (at least `near` of the target's values: `closeness`); `first`: the inner answer (else a new step, asked)."""
+    if first is None: self.new_step()
     found, nearest, lps = {}, {}, first if first is not None else self.inner_logprobs(states, targets)
     frontier = [(i, None, s, lp) for i, (s, lp) in enumerate(zip(states, lps))]
     key = lambda v: imagined_key(v, self.digits)
@@ -572,7 +578,7 @@ def _boost(lp: dict[str, float], name: str, log_w: float) -> dict[str, float]:
 def logprobs(self: WorldPlanner, states: Sequence[TypedList], targets: Sequence[TypedList]) -> list[dict[str, float] | None]:
     """The inner policy's answer, with the first tool of each imagined path to the target made the likeliest; the states
     with no such path re-weighed by the `reader` (a `WorldScorer`), if it has one."""
-    self.before, self.asked = self.asked, {}                   # a new step: the last step's answers, kept one step
+    self.new_step()
     out = list(self.inner_logprobs(states, targets))
     found = self.plan(states, targets, out)
     if self.reader is not None and (rest := [i for i, lp in enumerate(out) if lp and i not in found]):
