@@ -57,6 +57,13 @@ Stages (each resumable in the run directory, default runs/bench-stepwise):
    92.9% / 70.6% (held-out by distance 1: 95.5%, 2: 82.9%, 3: 68.0%, 4: 36.7%, against 21.1% three tools ahead), with
    171,698 and 634,671 world-model questions against 55,044 and 176,495: 874 s and 4,222 s of rollouts (a test suite
    ran beside them for part of the time).
+   With the world model learnt at 3e-4 (world_model.py --lr 3e-4, world_model_split15_miniworld_lr3.json: 73.3% of the
+   pairs against 59.0% at 1e-3) and the policy trained again by the same command (1 December 2026, nothing else
+   running: 33,736 steps in its 15 minutes against 23,991, the CPU ran faster that day, so the policy alone is stronger
+   too: 81.0% / 55.0% against 75.2% / 49.2%), k 5, reading: three tools ahead 96.0% / 74.0%
+   (stepwise_split15_mini_wlr3_k5_read.json; 56 s and 221 s of rollouts, in the library's own greedy loop), four tools
+   ahead 96.9% / 78.2% (stepwise_split15_mini_wlr3_k5_read_d4.json; held-out by distance 1: 100.0%, 2: 86.8%,
+   3: 76.0%, 4: 51.4%; 123 s and 678 s).
 7. with `--world DIR`, the deep tasks again (stage deepworld): guided search whose prior is the policy planning in
    imagination `--deep-world-depth` tools ahead at every state it expands (`GuidedSolver(WorldPlanner(...))`), the same
    budget in tool applications (world-model questions are counted apart, with the wall seconds). It is slow on this
@@ -109,7 +116,7 @@ depend on the budget), solved 29.2% within 2,000 (median BFS-to-guided ratio 148
 apply f_exp, f_sin or f_log10. benchmarks/stepwise_gpu.sh runs this benchmark for the base size on the device tool's GPU machine.
 Usage: python benchmarks/stepwise.py [--save] [--minutes 30] [--size tiny] [--run-dir DIR] [--threads 1] [--batch-size 16] [--compile] [--no-target-loss] [--pair-loss W] [--deep 24] [--deep-budget N] [--world-pairs 300]
        [--device cpu|cuda] [--s-per-step S] [--steps N] [--no-baselines] [--stages eval,deep,world] [--name stepwise] [--data-only]
-       [--world DIR] [--world-k 3] [--world-depths 1,2,3] [--world-score 0] [--deep-world-depth 2]
+       [--world DIR] [--world-k 3] [--world-depths 1,2,3] [--world-score 0] [--deep-world-depth 2] [--seed 0]
 """
 import argparse, json, math, random, statistics, sys, time
 from pathlib import Path
@@ -321,6 +328,8 @@ def main(argv):
     ap.add_argument("--name", default="stepwise", help="results file: benchmarks/results/NAME.json")
     ap.add_argument("--num-proc", type=int, default=1, help="processes that tokenize the SFT data")
     ap.add_argument("--learning-rate", default="1e-3", help="SFT peak learning rate (1e-3 suits tiny; base diverged at it in bf16)")
+    ap.add_argument("--seed", type=int, default=0, help="SFT seed: the model's initial weights and the order of its examples "
+                    "(the data is the same whatever it is)")
     a = ap.parse_args(argv)
     import torch
     torch.set_num_threads(a.threads)
@@ -346,7 +355,7 @@ def main(argv):
     model_dir = run / "sft" / "model"
     sft = stage(run, "sft", lambda: run_sft(sft_args(
         ["--task", "steps", "--model-name", a.size, "--data", str(run / "data"), "--run-dir", str(run / "sft"),
-         "--time-limit", str(a.minutes), "--max-steps", str(steps), "--batch-size", str(a.batch_size), "--learning-rate", a.learning_rate,
+         "--time-limit", str(a.minutes), "--max-steps", str(steps), "--batch-size", str(a.batch_size), "--learning-rate", a.learning_rate, "--seed", str(a.seed),
          "--warmup-ratio", "0.02", "--max-length", "256", "--world-share", str(a.world_share),
          "--oneshot-share", str(a.oneshot_share), "--target-loss", str(not a.no_target_loss), *(["--step-results"] if a.step_results else []), *(["--torch-compile"] if a.compile else []), "--pair-loss", str(a.pair_loss), "--eval-file", DEFAULT_EVAL_SET, "--eval-every", str(max(100, expected // 8)),
          "--eval-tasks", "200", "--save-steps", str(max(100, expected // 8)), *clock, "--logging-steps", "50",
@@ -426,7 +435,7 @@ def main(argv):
                 "wall_minutes": round(sft["wall_s"] / 60, 2), "threads": a.threads},
         "data": {"tasks": sum(v["tasks"] for k, v in data["result"]["files"].items()), "wall_s": data["wall_s"]},
         "model": f"{a.size} (Llama, from scratch), DSL tokenizer; one model for step, world-model and one-shot prompts",
-        "device": a.device, "learning_rate": float(a.learning_rate),
+        "device": a.device, "learning_rate": float(a.learning_rate), "seed": a.seed,
     }
     report(a.name, figures, argv, script="stepwise")
 
