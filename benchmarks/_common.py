@@ -57,6 +57,12 @@ def same_settings(run: Path, a, keys) -> None:
         diff = ", ".join(f"--{k.replace('_', '-')} {made[k]}" for k in keys if made.get(k) != same[k])
         sys.exit(f"error: {run} was made with other settings ({diff}): pass them again, or use another --run-dir")
 
+def same_training(sft_dir: Path, asked: dict) -> None:
+    "Resume a training run only with the settings it was trained with (`asked`, as in its `config.json`): else a one-line error."
+    was = json.loads((Path(sft_dir) / "config.json").read_text()) if (Path(sft_dir) / "config.json").exists() else asked
+    if differ := [f"{k} {was.get(k)!r}, not {v!r}" for k, v in asked.items() if was.get(k) != v]:
+        sys.exit(f"error: {Path(sft_dir).parent} holds a model trained with {'; '.join(differ)}: give another --run-dir")
+
 def stepwise_checkpoint(path: Path) -> Path:
     "A checkpoint that benchmarks/stepwise.py trained; without one, exit with a one-line error that says so."
     if not (Path(path) / "config.json").exists(): sys.exit(f"error: no checkpoint at {path}: run benchmarks/stepwise.py first")

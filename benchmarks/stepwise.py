@@ -123,7 +123,7 @@ Usage: python benchmarks/stepwise.py [--save] [--minutes 30] [--size tiny] [--ru
 import argparse, json, math, random, statistics, sys, time
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import report, stage
+from _common import report, stage, same_training
 
 UPSTREAM_BEST = 0.84
 
@@ -355,6 +355,8 @@ def main(argv):
     steps = a.steps or 20 * expected                                # an upper bound: the clock ends the run
     clock = [] if a.steps else ["--clock-schedule"]
     model_dir = run / "sft" / "model"
+    same_training(run / "sft", {"model_name": a.size, "learning_rate": float(a.learning_rate), "seed": a.seed,
+                                "per_device_train_batch_size": a.batch_size})
     sft = stage(run, "sft", lambda: run_sft(sft_args(
         ["--task", "steps", "--model-name", a.size, "--data", str(run / "data"), "--run-dir", str(run / "sft"),
          "--time-limit", str(a.minutes), "--max-steps", str(steps), "--batch-size", str(a.batch_size), "--learning-rate", a.learning_rate, "--seed", str(a.seed),

@@ -54,7 +54,7 @@ Usage: python benchmarks/world_model.py [--save] [--minutes 30] [--bench-dir run
 import argparse, json, sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import report, stage
+from _common import report, stage, same_training
 
 def agent_expectations(bench: Path, world_dir: Path, n: int = 200) -> dict:
     """Expectation accuracy in the agent's runs on benchmarks/agent_stepwise.py's tasks and settings, with each model's world
@@ -117,12 +117,8 @@ def main(argv):
     run.mkdir(parents=True, exist_ok=True)
     expected = int(a.minutes * 60 / a.s_per_step)
     resume = ["--resume"] if (run / "sft" / "config.json").exists() else []
-    asked = {"model_name": a.size, "learning_rate": a.lr, "world_per_value": a.world_format == "value",
-             "world_digits": a.world_digits, "world_tools": a.world_tools}    # what a resumed run must share
-    was = json.loads((run / "sft" / "config.json").read_text()) if resume else asked
-    if differ := [f"{k} {was.get(k)!r}, not {v!r}" for k, v in asked.items() if was.get(k) != v]:
-        print(f"error: {run} holds a world model trained with {'; '.join(differ)}: give another --run-dir", file=sys.stderr)
-        return 2
+    same_training(run / "sft", {"model_name": a.size, "learning_rate": a.lr, "world_per_value": a.world_format == "value",
+                                "world_digits": a.world_digits, "world_tools": a.world_tools})
     sft = stage(run, "sft", lambda: run_sft(sft_args(
         ["--task", "world", "--model-name", a.size, "--data", str(bench / "data"), "--run-dir", str(run / "sft"),
          "--time-limit", str(a.minutes), "--max-steps", str(20 * expected), "--clock-schedule", "--batch-size", str(a.batch_size),

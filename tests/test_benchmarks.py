@@ -52,6 +52,20 @@ def test_same_settings_keeps_a_run_directory_to_one_set(tmp_path, monkeypatch):
     with pytest.raises(SystemExit, match=r"made with other settings \(--steps 10\)"):
         same_settings(tmp_path, NS(steps=11, lr=1e-3, quiet=True), keys)
 
+def test_same_training_resumes_only_what_was_trained(tmp_path, monkeypatch):
+    "A checkpoint's own config decides: other settings (a seed, a learning rate) end in a one-line exit that names them."
+    monkeypatch.syspath_prepend(str(BENCH))
+    import json
+    from _common import same_training
+    sft = tmp_path / "sft"
+    same_training(sft, {"seed": 1, "learning_rate": 3e-4})                    # nothing trained yet: anything goes
+    sft.mkdir(); (sft / "config.json").write_text(json.dumps({"seed": 1, "learning_rate": 0.0003, "model_name": "mini"}))
+    same_training(sft, {"seed": 1, "learning_rate": 3e-4})                    # the same settings resume
+    with pytest.raises(SystemExit, match=r"holds a model trained with seed 1, not 0: give another --run-dir"):
+        same_training(sft, {"seed": 0, "learning_rate": 3e-4})
+    with pytest.raises(SystemExit, match=r"learning_rate 0.0003, not 0.001; model_name 'mini', not 'tiny'"):
+        same_training(sft, {"learning_rate": 1e-3, "model_name": "tiny"})
+
 def test_selfplay_start_minutes_from_solver0_or_beside_the_checkpoint(tmp_path, monkeypatch):
     "The start solver's minutes: the run's solver0 stage, or the summary beside a --solver-from checkpoint (None without one)."
     monkeypatch.syspath_prepend(str(BENCH))
