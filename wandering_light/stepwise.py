@@ -547,7 +547,7 @@ def inner_logprobs(self: WorldPlanner, states: Sequence[TypedList], targets: Seq
 @patch
 def plan(self: WorldPlanner, states: Sequence[TypedList], targets: Sequence[TypedList], first: list | None = None) -> dict[int, str]:
     """For each state that has one, the first tool of the shortest imagined path to its target, else of the path that came
-    nearest (at least `near` of the target's values: `closeness`); `first`: the inner answer (else a new step, asked)."""
+    nearest (at least `near` of the target's values: `closeness`); `first`: the inner answer (without it, a new step: the inner policy is asked)."""
     if first is None: self.new_step()
     found, nearest, lps = {}, {}, first if first is not None else self.inner_logprobs(states, targets)
     frontier = [(i, None, s, lp) for i, (s, lp) in enumerate(zip(states, lps))]
