@@ -66,6 +66,9 @@ Stages (each resumable in the run directory, default runs/bench-stepwise):
    3: 76.0%, 4: 51.4%; 123 s and 678 s). Again with `--seed 1` (the policy's initial weights and the order of its
    examples; the same data and world model; 34,875 steps): the policy alone 80.6% / 55.8%, three tools ahead 94.8% / 72.6%
    (stepwise_split15_mini_wlr3_k5_read_seed1.json), four 96.5% / 78.0% (stepwise_split15_mini_wlr3_k5_read_d4_seed1.json).
+   The seed-0 policy with a world model trained again that day at 1e-3 (world_model_split15_miniworld_lr1_again.json,
+   43,235 steps, 64.7% of the pairs), three tools ahead: 94.4% / 72.6% (stepwise_split15_mini_wlr1_k5_read.json) against
+   96.0% / 74.0% at 3e-4: most of the rise from 92.5% / 66.4% came with the extra steps of that faster day.
 7. with `--world DIR`, the deep tasks again (stage deepworld): guided search whose prior is the policy planning in
    imagination `--deep-world-depth` tools ahead at every state it expands (`GuidedSolver(WorldPlanner(...))`), the same
    budget in tool applications (world-model questions are counted apart, with the wall seconds). It is slow on this
