@@ -58,8 +58,10 @@ def same_settings(run: Path, a, keys) -> None:
         sys.exit(f"error: {run} was made with other settings ({diff}): pass them again, or use another --run-dir")
 
 def same_training(sft_dir: Path, asked: dict) -> None:
-    "Resume a training run only with the settings it was trained with (`asked`, as in its `config.json`): else a one-line error."
-    was = json.loads((Path(sft_dir) / "config.json").read_text()) if (Path(sft_dir) / "config.json").exists() else asked
+    """Resume a training run only with the settings it was trained with (`asked`, as in its `config.json`): else a one-line
+    error. Unlike `same_settings`, it reads the checkpoint's own record, so run directories made before it are checked too."""
+    cfg = Path(sft_dir) / "config.json"
+    was = json.loads(cfg.read_text()) if cfg.exists() else asked
     if differ := [f"{k} {was.get(k)!r}, not {v!r}" for k, v in asked.items() if was.get(k) != v]:
         sys.exit(f"error: {Path(sft_dir).parent} holds a model trained with {'; '.join(differ)}: give another --run-dir")
 

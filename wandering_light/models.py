@@ -454,7 +454,10 @@ def _stop_test(tokenizer, stops: list[str]):
     pieces, tail = _PIECES[tokenizer], 4 * max(len(s) for s in stops) + 8
     text = ((lambda t: "".join(pieces[i] or "" for i in t[-tail:])) if pieces is not None
             else (lambda t: tokenizer.decode(t[-tail:], skip_special_tokens=True)))
-    return lambda toks: (lambda t: any(s in t for s in stops))(text(toks))   # the tail's text read once
+    def stopped(toks):
+        t = text(toks)                                             # the tail's text read once, for every stop string
+        return any(s in t for s in stops)
+    return stopped
 
 def _plain(model) -> bool:
     "Does the model's own generation config leave greedy decoding plain? (nothing `model.generate` would add to it)"
@@ -478,8 +481,9 @@ def _greedy(model, ids: torch.Tensor, mask: torch.Tensor, max_new_tokens: int, e
     n, cache, logits, ended = len(ids), out.past_key_values, out.logits[:, -1], set()
     toks, lps, live = [[] for _ in range(n)], [[] for _ in range(n)], list(range(n))
     for step in range(max_new_tokens):
-        nxt = logits.float().argmax(-1)                                     # as transformers' greedy search chooses
-        keep, chosen = [], torch.log_softmax(logits.float(), -1).gather(1, nxt[:, None])[:, 0].tolist() if logprobs else repeat(None)
+        scores = logits.float()
+        nxt = scores.argmax(-1)                                             # as transformers' greedy search chooses
+        keep, chosen = [], torch.log_softmax(scores, -1).gather(1, nxt[:, None])[:, 0].tolist() if logprobs else repeat(None)
         for j, (r, t, l) in enumerate(zip(live, nxt.tolist(), chosen)):
             if r in ended: continue                                         # a cache that cannot drop rows keeps them
             toks[r].append(t); lps[r].append(l)
