@@ -69,6 +69,14 @@ Stages (each resumable in the run directory, default runs/bench-stepwise):
    The seed-0 policy with a world model trained again that day at 1e-3 (world_model_split15_miniworld_lr1_again.json,
    43,235 steps, 64.7% of the pairs), three tools ahead: 94.4% / 72.6% (stepwise_split15_mini_wlr1_k5_read.json) against
    96.0% / 74.0% at 3e-4: most of the rise from 92.5% / 66.4% came with the extra steps of that faster day.
+   `--world executor` plans with the executor in place of a world model: never wrong, so the bound a learnt one could
+   reach with this policy and k (a diagnostic, not a solver: it knows every result in advance). The seed-0 policy, k 5,
+   reading (stepwise_split15_mini_executor_k5.json): two tools ahead 94.6% / 69.8%, three 98.3% / 84.2%, four
+   99.4% / 92.0% (held-out by distance 1: 100.0%, 2: 98.0%, 3: 92.0%, 4: 77.1%), against 96.9% / 78.2% with the 3e-4
+   world model: on held-out tasks 13.8 points are the world model's errors, 8.0 the policy's five likeliest missing a route.
+   Along the held-out tasks' certified routes, that world model imagines 70.8% of the pairs and 59.6% of the whole routes
+   exactly (world_model.py's heldout_routes: by distance 1: 77.5%, 4: 34.9%); it misses most on f_exp, bytes_to_hex,
+   the two hashes, f_square, f_sin and square (a 19-digit integer squared).
 7. with `--world DIR`, the deep tasks again (stage deepworld): guided search whose prior is the policy planning in
    imagination `--deep-world-depth` tools ahead at every state it expands (`GuidedSolver(WorldPlanner(...))`), the same
    budget in tool applications (world-model questions are counted apart, with the wall seconds). It is slow on this
@@ -141,6 +149,20 @@ def deep_pool(run: Path, exclude: set) -> list:
     if not path.exists(): write_tasks(path, make_deep_tasks(100, seed=7, exclude=exclude, per_distance=1)[0])
     return read_tasks(path)
 
+EXECUTOR = "executor"   # --world executor: plan with the executor itself as the world model (a diagnostic, not a solver)
+
+def perfect_world(functions) -> tuple:
+    """The executor as a world model that is never wrong: `(predict, score)`, `pairs -> results` (None where the tool
+    fails) and `triples -> log-probabilities` (0 for the true result, -20 for any other). Planning with it applies no
+    tool in the rollout, but it knows every result in advance: the bound a learnt world model could reach, not a solver."""
+    from wandering_light.executor import Executor, ExecutionError
+    ex = Executor(functions)
+    def result(v, f):
+        try: return ex.apply(f, v)
+        except ExecutionError: return None
+    return (lambda pairs: [result(v, f) for v, f in pairs],
+            lambda triples: [0.0 if result(v, f) == t else -20.0 for v, f, t in triples])
+
 def deep_eval(run: Path, model_dir: Path, n: int, budget: int, exclude: set, device: str = "cpu",
               avoid: frozenset = frozenset(), world: str | None = None, k: int = 3, depth: int = 3, near: float = 0.6,
               rtol: float = 0.01) -> dict:
@@ -157,7 +179,8 @@ def deep_eval(run: Path, model_dir: Path, n: int, budget: int, exclude: set, dev
     dists = sorted({t.distance for t in pool})
     tasks = [t for d in dists for t in [t for t in kept if t.distance == d][:n // len(dists) + (dists.index(d) < n % len(dists))]]
     policy, t0 = StepPolicy.load(model_dir, device=device), time.perf_counter()
-    if world: policy = WorldPlanner(policy, world, k, depth, device=device, near=near, rtol=rtol)
+    if world: policy = WorldPlanner(policy, perfect_world(policy.functions)[0] if world == EXECUTOR else world, k, depth,
+                                    device=device, near=near, rtol=rtol)
     g, space, rows = GuidedSolver(policy, budget=budget), SearchSpace(), []
     for t in tasks:
         r = g.solve_detailed(t.input, t.output)
@@ -197,6 +220,38 @@ def world_eval(run: Path, model_dir: Path, n: int, device: str = "cpu") -> dict:
     acc = world_accuracy(model, tok, [(v, fs[f]) for v, _, f in pairs[:n]])
     return {k: v for k, v in acc.items() if k != "by_tool"} | {"worst_tools": dict(sorted(acc["by_tool"].items(), key=lambda kv: kv[1])[:10])}
 
+def route_eval(tasks_file: Path, model_dir: Path, device: str = "cpu", worst: int = 12) -> dict:
+    """A world model along each task's certified route (the pairs a plan must imagine to see the target): exact match of
+    each pair, the share of tasks whose whole route it imagines exactly (by distance), and the tools it misses most."""
+    from wandering_light.tasks import read_tasks, default_functions
+    from wandering_light.stepwise import value_answers, world_digits, _right
+    from wandering_light.common_functions import HASH_TOOLS
+    from wandering_light.models import load_model
+    from wandering_light.executor import Executor
+    fs, tasks = default_functions(), read_tasks(tasks_file)
+    ex, (model, tok) = Executor(fs), load_model(model_dir, device=device)
+    pairs, where = [], []
+    for i, t in enumerate(tasks):
+        v = t.input
+        for f in t.functions:
+            out = ex.apply(fs[f], v)
+            pairs.append((v, fs[f], out)); where.append(i); v = out
+    answers, digits = value_answers(model, tok, [(v, f) for v, f, _ in pairs]), world_digits(model)
+    right = [_right(a, w, digits) == len(w) for a, (_, _, w) in zip(answers, pairs)]
+    route, missed = {}, {}
+    for ok, i, (_, f, _) in zip(right, where, pairs):
+        route[i] = route.get(i, True) and ok
+        if not ok: missed[f.name] = missed.get(f.name, 0) + 1
+    by_d = {}
+    for i, ok in route.items():
+        d = by_d.setdefault(str(tasks[i].distance), [0, 0]); d[0] += 1; d[1] += ok
+    learnable = [ok for ok, (_, f, _) in zip(right, pairs) if f.name not in HASH_TOOLS]
+    return {"tasks": len(tasks), "pairs": len(pairs), "exact_match": round(sum(right) / len(pairs), 4),
+            "exact_match_without_hashes": round(sum(learnable) / max(1, len(learnable)), 4),
+            "whole_route": round(sum(route.values()) / len(route), 4),
+            "whole_route_by_distance": {d: round(k / n, 3) for d, (n, k) in sorted(by_d.items())},
+            "most_missed_tools": dict(sorted(missed.items(), key=lambda kv: -kv[1])[:worst])}
+
 def _success(tasks, results) -> dict:
     "Success overall and by certified distance of one solver's results on `tasks`."
     by_d = {}
@@ -230,8 +285,9 @@ def world_check_eval(model_dir: Path, files: dict, world: str, k: int, depths: l
     from wandering_light.tasks import read_tasks
     from wandering_light.stepwise import StepwiseSolver, StepPolicy, WorldPlanner, WorldScorer, load_world
     policy, out, count = StepPolicy.load(model_dir, device=device), {"world": world, "k": k, "near": near, "rtol": rtol}, {}
-    wm = load_world(world, device)                     # loaded once; asked as it learnt, floats compared to its digits
-    reader = WorldScorer(policy, wm, weight=score) if score else None
+    if world == EXECUTOR: wm, sc = perfect_world(policy.functions)      # the upper bound: a world model never wrong
+    else: wm = sc = load_world(world, device)          # loaded once; asked as it learnt, floats compared to its digits
+    reader = WorldScorer(policy, sc, weight=score) if score else None
     if score: out["score"] = score
     class Counted(WorldPlanner):                       # the plan, counting the steps where it chose otherwise
         def plan(self, states, targets, first=None):
@@ -310,7 +366,8 @@ def main(argv):
     ap.add_argument("--world-pairs", type=int, default=300)
     ap.add_argument("--views", type=int, default=5, help="views stage: each state read in this many rotated orders")
     ap.add_argument("--world", default=None, help="worldcheck stage: a world model's checkpoint (benchmarks/world_model.py "
-                    "--save) that the policy plans with (WorldPlanner)")
+                    "--save) that the policy plans with (WorldPlanner), or 'executor': the executor as a world model never "
+                    "wrong, the bound a learnt one could reach")
     ap.add_argument("--world-k", type=int, default=3, help="worldcheck stage: how many of the policy's likeliest tools it imagines at each level")
     ap.add_argument("--deep-world-depth", type=int, default=2, help="deepworld stage: how many tools ahead the guided "
                     "search's prior plans at each state")

@@ -93,3 +93,27 @@ def test_worldcheck_reads_the_target_with_a_weight(tmp_path, monkeypatch):
     assert all(0 <= r["success_rate"] <= 1 for r in rows.values())
     plain = bench.world_check_eval(tmp_path / "model", {"few": tmp_path / "few.jsonl.gz"}, str(tmp_path / "model"), 2, [1])
     assert list(plain["few"]) == ["policy", "depth_1"] and "score" not in plain
+
+def test_executor_world_is_never_wrong_and_routes_are_measured(tmp_path, monkeypatch):
+    "`--world executor` predicts each tool's true result (None where it fails); `route_eval` counts a model's misses along routes."
+    monkeypatch.syspath_prepend(str(BENCH))
+    import stepwise as bench
+    from wandering_light.models import build_tokenizer, build_model, save_model
+    from wandering_light.tasks import read_tasks, write_tasks, default_functions, DEFAULT_EVAL_SET
+    from wandering_light.typed_list import TypedList
+    fs, tasks = default_functions(), read_tasks(DEFAULT_EVAL_SET)[:6]
+    predict, score = bench.perfect_world(fs)
+    for t in tasks:                                  # imagined along the certified route, it reaches the target
+        v = t.input
+        for f in t.functions: v = predict([(v, fs[f])])[0]
+        assert v == t.output, t
+    assert predict([(TypedList([1, 2]), fs["upper"])]) == [None]     # an int batch to a str tool: a failure, not a guess
+    two = TypedList([1, 2])
+    assert score([(two, fs["double"], TypedList([2, 4])), (two, fs["double"], TypedList([2, 5]))]) == [0.0, -20.0]
+    tok = build_tokenizer()
+    save_model(build_model("mini", tok), tok, tmp_path / "model")
+    write_tasks(tmp_path / "few.jsonl.gz", tasks)
+    r = bench.route_eval(tmp_path / "few.jsonl.gz", tmp_path / "model", worst=100)
+    assert r["tasks"] == 6 and r["pairs"] == sum(len(t.functions) for t in tasks)
+    assert sum(r["most_missed_tools"].values()) == r["pairs"] - round(r["exact_match"] * r["pairs"])
+    assert set(r["whole_route_by_distance"]) == {str(t.distance) for t in tasks} and 0 <= r["whole_route"] <= 1
