@@ -279,10 +279,12 @@ class GuidedSolver(Solver):
     "`guided`: best-first search over executed states, ordered by the policy's log-probability of the path so far."
     name = "guided"
     def __init__(self, model=None, budget: int = 1000, width: int = 8, max_depth: int = 12, tokenizer=None,
-                 functions: FunctionDefSet | None = None, device: str | None = "cpu", batch_size: int = 64, views: int = 1):
+                 functions: FunctionDefSet | None = None, device: str | None = "cpu", batch_size: int = 64, views: int = 1,
+                 depth_bonus: float = 0.0):
         super().__init__(functions)
         self.policy = as_policy(model, tokenizer, self.functions, device, batch_size, views)
         self.budget, self.width, self.max_depth = budget, width, max_depth
+        self.depth_bonus = depth_bonus                   # nats a path gains per step in the order (0: likeliest first)
     def __repr__(self): return f"GuidedSolver(budget={self.budget}, width={self.width})"
 
 # %% ../nbs/09d_stepwise.ipynb #fd0f58ce
@@ -323,22 +325,23 @@ def search(self: GuidedSolver, src: TypedList, target: TypedList, n: int = 1, sk
         calls += 1
         for k, lp in zip(new, self.policy.logprobs([nodes[k][0] for k in new], [target] * len(new))):
             for name, l in _usable(lp or {}, self.policy.functions, nodes[k][0].item_type).items():
-                heapq.heappush(heap, (-(nodes[k][3] + l), -nodes[k][4], next(tick), k, name))
+                d = nodes[k][4] + 1                          # the depth the tool leads to
+                heapq.heappush(heap, (-(nodes[k][3] + l) - self.depth_bonus * d, -nodes[k][4], next(tick), k, name, nodes[k][3] + l))
     if len(found) < n: score([0])
     while len(found) < n and heap and used < self.budget:
         new, more = [], False
         for _ in range(min(self.width, len(heap), self.budget - used)):
-            neg, _, _, k, name = heapq.heappop(heap)
+            _, _, _, k, name, lp = heapq.heappop(heap)
             used += 1
             try: v = ex.apply(self.policy.functions[name], nodes[k][0])
             except ExecutionError: continue
             if v == target:
-                goals.append((k, name, -neg - nodes[k][3])); collect()
+                goals.append((k, name, lp - nodes[k][3])); collect()
                 if len(found) >= n: break
             elif v in index:                                 # seen: another way there, kept for alternative plans
-                if index[v] and index[v] != k: alts.setdefault(index[v], []).append((k, name, -neg - nodes[k][3])); more = True
+                if index[v] and index[v] != k: alts.setdefault(index[v], []).append((k, name, lp - nodes[k][3])); more = True
             else:
-                nodes.append((v, k, name, -neg, nodes[k][4] + 1)); index[v] = len(nodes) - 1; new.append(len(nodes) - 1)
+                nodes.append((v, k, name, lp, nodes[k][4] + 1)); index[v] = len(nodes) - 1; new.append(len(nodes) - 1)
         if more and goals: collect()
         if len(found) < n: score(new)
     stop = None if len(found) >= n else "budget" if heap else "exhausted"
