@@ -79,8 +79,8 @@ Stages (each resumable in the run directory, default runs/bench-stepwise):
    the two hashes, f_square, f_sin and square (a 19-digit integer squared). A world model taught floats to three digits
    (world_model.py --world-digits 3, 15 minutes at 3e-4), four tools ahead: 96.9% / 80.0% with the seed-0 policy
    (stepwise_split15_mini_wlr3d3_k5_read_d4.json), 96.0% / 78.0% with the seed-1 one (..._d4_seed1.json), in about
-   70% of the rollout time; the 30-minute world model at 3e-4, three tools ahead: 97.1% / 77.2%
-   (stepwise_split15_mini_w30lr3_k5_read.json, 45 training minutes in all).
+   70% of the rollout time; the 30-minute world model at 3e-4 (45 training minutes in all), three tools ahead: 97.1% /
+   77.2% (stepwise_split15_mini_w30lr3_k5_read.json), four: 98.1% / 83.0% (stepwise_split15_mini_w30lr3_k5_read_d4.json).
 7. with `--world DIR`, the deep tasks again (stage deepworld): guided search whose prior is the policy planning in
    imagination `--deep-world-depth` tools ahead at every state it expands (`GuidedSolver(WorldPlanner(...))`), the same
    budget in tool applications (world-model questions are counted apart, with the wall seconds). It is slow on this

@@ -53,7 +53,9 @@ it misses most; world_model_split15_miniworld_lr3.json: 70.8% of 1,279 pairs, 59
 80,811 steps; a few seconds of small scripts ran beside it) it predicts 81.3% of the pairs (83.9% without the hash tools,
 88.7% value by value), 78.8% of the held-out routes' pairs and 67.2% of their whole routes, and the agent's expectations
 hold for 86.2% of 276 actions; the split's seed-0 policy planning with it three tools ahead solves 97.1% / 77.2%
-(stepwise_split15_mini_w30lr3_k5_read.json) against 96.0% / 74.0% with the 15-minute one: 45 training minutes in all.
+(stepwise_split15_mini_w30lr3_k5_read.json) against 96.0% / 74.0% with the 15-minute one, and four ahead 98.1% / 83.0%
+(stepwise_split15_mini_w30lr3_k5_read_d4.json; held-out distance 3: 82.7%, 4: 57.8%) against 96.9% / 78.2%: 45 training
+minutes in all.
 With `--world-digits 3` instead of 6 (15 minutes at 3e-4, world_model_split15_miniworld_lr3_digits3.json, 44,176 steps;
 three digits are all the plan's 1% tolerance needs) it predicts 74.7% of the pairs, compared to three digits (its floats
 55.8%, as at six: the misses are wrong values, not late digits), 72.1% of the routes' pairs and 61.6% of whole routes;
