@@ -285,7 +285,8 @@ class GuidedSolver(Solver):
         self.policy = as_policy(model, tokenizer, self.functions, device, batch_size, views)
         self.budget, self.width, self.max_depth = budget, width, max_depth
         self.depth_bonus = depth_bonus                   # nats a path gains per step in the order (0: likeliest first)
-    def __repr__(self): return f"GuidedSolver(budget={self.budget}, width={self.width})"
+    def __repr__(self):
+        return f"GuidedSolver(budget={self.budget}, width={self.width}" + (f", depth_bonus={self.depth_bonus})" if self.depth_bonus else ")")
 
 # %% ../nbs/09d_stepwise.ipynb #fd0f58ce
 def _routes(k: int, parents, limit: int, max_len: int, max_visits: int = 2000) -> list[tuple[list, float]]:
@@ -324,9 +325,9 @@ def search(self: GuidedSolver, src: TypedList, target: TypedList, n: int = 1, sk
         if not new: return
         calls += 1
         for k, lp in zip(new, self.policy.logprobs([nodes[k][0] for k in new], [target] * len(new))):
+            here, bonus = nodes[k][3], self.depth_bonus * (nodes[k][4] + 1)    # a path's log-prob so far; the next depth's bonus
             for name, l in _usable(lp or {}, self.policy.functions, nodes[k][0].item_type).items():
-                d = nodes[k][4] + 1                          # the depth the tool leads to
-                heapq.heappush(heap, (-(nodes[k][3] + l) - self.depth_bonus * d, -nodes[k][4], next(tick), k, name, nodes[k][3] + l))
+                heapq.heappush(heap, (-(here + l) - bonus, -nodes[k][4], next(tick), k, name, here + l))
     if len(found) < n: score([0])
     while len(found) < n and heap and used < self.budget:
         new, more = [], False
