@@ -78,7 +78,7 @@ def test_selfplay_start_minutes_from_solver0_or_beside_the_checkpoint(tmp_path, 
     assert selfplay.start_minutes(start, str(tmp_path / "sft" / "model")) == 15.0
 
 def test_worldcheck_reads_the_target_with_a_weight(tmp_path, monkeypatch):
-    "With --world-score the worldcheck stage adds a row for reading alone, and its plans count what they read."
+    "With --world-score the worldcheck stage adds a row for reading alone, and its plans count what they read (with --world-read too)."
     monkeypatch.syspath_prepend(str(BENCH))
     import stepwise as bench
     from wandering_light.models import build_tokenizer, build_model, save_model
@@ -93,6 +93,9 @@ def test_worldcheck_reads_the_target_with_a_weight(tmp_path, monkeypatch):
     assert all(0 <= r["success_rate"] <= 1 for r in rows.values())
     plain = bench.world_check_eval(tmp_path / "model", {"few": tmp_path / "few.jsonl.gz"}, str(tmp_path / "model"), 2, [1])
     assert list(plain["few"]) == ["policy", "depth_1"] and "score" not in plain
+    read = bench.world_check_eval(tmp_path / "model", {"few": tmp_path / "few.jsonl.gz"}, str(tmp_path / "model"), 2, [2],
+                                  score=1.0, read=-1000.0)             # each plan reads at both levels, writes at the first only
+    assert read["read_floor"] == -1000.0 and read["few"]["depth_2"]["scored"] > 0
 
 def test_executor_world_is_never_wrong_and_routes_are_measured(tmp_path, monkeypatch):
     "`--world executor` predicts each tool's true result (None where it fails); `route_eval` counts a model's misses along routes."
@@ -117,3 +120,6 @@ def test_executor_world_is_never_wrong_and_routes_are_measured(tmp_path, monkeyp
     assert r["tasks"] == 6 and r["pairs"] == sum(len(t.functions) for t in tasks)
     assert sum(r["most_missed_tools"].values()) == r["pairs"] - round(r["exact_match"] * r["pairs"])
     assert set(r["whole_route_by_distance"]) == {str(t.distance) for t in tasks} and 0 <= r["whole_route"] <= 1
+    last = bench.last_step_read(tmp_path / "few.jsonl.gz", tmp_path / "model")      # the route's last step, written and read
+    assert last["tasks"] == 6 and last["unwritten"] == 6 - round(last["written"] * 6)
+    assert 0 <= last["read_top"] <= 1 and 0 <= last["read_top_where_unwritten"] <= 1 and last["mean_other_tools"] > 0

@@ -236,15 +236,17 @@ class StepwiseSolver(Solver):
     def __init__(self, model=None, budget: int = 1, max_steps: int = 8, temperature: float = 1.0, tokenizer=None,
                  functions: FunctionDefSet | None = None, device: str | None = "cpu", batch_size: int = 64, seed: int = 0,
                  views: int = 1, avoid_repeats: bool = True, world=None, world_k: int = 3,
-                 world_depth: int = 3, world_near: float = 0.6, world_rtol: float = 0.01, world_score: float = 0.0):
+                 world_depth: int = 3, world_near: float = 0.6, world_rtol: float = 0.01, world_score: float = 0.0,
+                 world_read: float | None = None):
         super().__init__(functions)
         self.policy = as_policy(model, tokenizer, self.functions, device, batch_size, views)
         if world is not None:                                               # see below
             w = load_world(world, device)
             if world_score and not isinstance(w, tuple): raise ValueError("world_score needs a world model, not a function")
+            if world_read is not None and not world_score: raise ValueError("world_read needs world_score (a reader)")
             reader = WorldScorer(self.policy, w, weight=world_score) if world_score else None
             self.policy = WorldPlanner(self.policy, w, world_k, world_depth, device=device, near=world_near, rtol=world_rtol,
-                                       reader=reader)
+                                       reader=reader, read_floor=world_read)
         self.budget, self.max_steps, self.temperature, self.seed = budget, max_steps, temperature, seed
         self.avoid_repeats = avoid_repeats
     def __repr__(self): return f"StepwiseSolver(budget={self.budget}, max_steps={self.max_steps}, avoid_repeats={self.avoid_repeats})"
@@ -508,9 +510,11 @@ def world_predictor(world, device: str | None = "cpu") -> Callable:
 class WorldPlanner(Policy):
     """`inner`, planning in imagination: the first tool of an imagined path of at most `depth` tools to the target comes
     first. `digits`: compare imagined floats to this many significant digits (default: as the world model learnt them,
-    `world_digits`; a function's exactly)."""
+    `world_digits`; a function's exactly). `read_floor`: with a `reader`, recognise the target by its log-probability too
+    (see below), a path read at no less than this many nats a target value (None: off)."""
     def __init__(self, inner: Policy, world, k: int = 3, depth: int = 3, weight: float = 1e6, device: str | None = "cpu",
-                 near: float = 0.6, rtol: float = 0.01, digits: int | None = None, reader: "WorldScorer | None" = None):
+                 near: float = 0.6, rtol: float = 0.01, digits: int | None = None, reader: "WorldScorer | None" = None,
+                 read_floor: float | None = None):
         super().__init__(inner.functions)
         w = load_world(world, device)
         self.inner, self.predict, self.k, self.depth, self.log_w = inner, world_batch(w), k, depth, math.log(weight)
@@ -518,6 +522,8 @@ class WorldPlanner(Policy):
         self.near, self.rtol = near, rtol                          # the nearest imagined value (see below), floats' tolerance
         self.questions = 0                                         # world-model questions asked so far
         self.reader = reader                                       # reads the target where no plan is found (see below)
+        if read_floor is not None and reader is None: raise ValueError("read_floor needs a reader (a WorldScorer)")
+        self.read_floor = read_floor                               # ... and, with this, at each level of the plan
         self.asked, self.before = {}, {}                           # the inner answers of this step's plans, the last step's
 
 # %% ../nbs/09d_stepwise.ipynb #1a36194c
@@ -550,16 +556,20 @@ def inner_logprobs(self: WorldPlanner, states: Sequence[TypedList], targets: Seq
 
 @patch
 def plan(self: WorldPlanner, states: Sequence[TypedList], targets: Sequence[TypedList], first: list | None = None) -> dict[int, str]:
-    """For each state that has one, the first tool of the shortest imagined path to its target, else of the path that came
-    nearest (at least `near` of the target's values: `closeness`); `first`: the inner answer (without it, a new step: the inner policy is asked)."""
+    """For each state that has one, the first tool of the shortest imagined path to its target, else (with `read_floor`) of
+    the path whose last tool makes the target likeliest (`read_level`), else of the path that came nearest (at least
+    `near` of the target's values: `closeness`); `first`: the inner answer (without it, a new step: the inner policy is asked)."""
     if first is None: self.new_step()
-    found, nearest, lps = {}, {}, first if first is not None else self.inner_logprobs(states, targets)
+    found, nearest, read, lps = {}, {}, {}, first if first is not None else self.inner_logprobs(states, targets)
     frontier = [(i, None, s, lp) for i, (s, lp) in enumerate(zip(states, lps))]
     key = lambda v: imagined_key(v, self.digits)
     seen = [{key(s)} for s in states]                          # per state: imagined already, by the likeliest way there
     for level in range(1, self.depth + 1):
         ask = [(i, root, s, n) for i, root, s, lp in frontier if lp
                for n in _imagined(lp, self.functions, s.item_type, targets[i].item_type, self.k, level == self.depth)]
+        if self.read_floor is not None:                            # recognised: the target read, not written
+            self.read_level(ask, targets, read)
+            if level == self.depth: break                          # the last level is only read
         nxt, self.questions = [], self.questions + len(ask)
         for (i, root, s, n), p in zip(ask, self.predict([(s, self.functions[n]) for _, _, s, n in ask]) if ask else []):
             if p is None or len(p) != len(s): continue
@@ -569,7 +579,19 @@ def plan(self: WorldPlanner, states: Sequence[TypedList], targets: Sequence[Type
         if not (nxt := [x for x in nxt if x[0] not in found]): break
         lps = self.inner_logprobs([p for _, _, p in nxt], [targets[i] for i, _, _ in nxt])
         frontier = [(i, root, p, lp) for (i, root, p), lp in zip(nxt, lps)]
-    return {i: root for i, (_, root) in nearest.items()} | found
+    return {i: root for i, (_, root) in nearest.items()} | {i: root for i, (_, root) in read.items()} | found
+
+@patch
+def read_level(self: WorldPlanner, ask: list, targets: Sequence[TypedList], read: dict):
+    """Score the asked tools that return the target's type by the reader's log-probability of the target as their result
+    (`target_logprobs`, a mean over the target's values), and keep in `read` each state's best path at `read_floor` or
+    above (the shallowest of equals)."""
+    fit = [(i, root or n, s, n) for i, root, s, n in ask
+           if self.functions[n].out_cls is targets[i].item_type and len(s) == len(targets[i])]
+    if not fit: return
+    for (i, root, _, _), x in zip(fit, self.reader.score([(s, self.functions[n], targets[i]) for i, _, s, n in fit])):
+        x /= max(1, len(targets[i]))
+        if x >= self.read_floor and x > read.get(i, (-math.inf, None))[0]: read[i] = (x, root)
 
 # %% ../nbs/09d_stepwise.ipynb #b434d097
 def _boost(lp: dict[str, float], name: str, log_w: float) -> dict[str, float]:
@@ -597,20 +619,25 @@ def _score_world(world, device: str | None = "cpu"):
     "A world model as `(model, tokenizer)`, or a function `[(values, tool, target)] -> log-probabilities` as it is."
     return world if callable(world) else load_world(world, device)
 
-def target_logprobs(world, triples: Sequence[tuple], batch_size: int = 64) -> list[float]:
+def target_logprobs(world, triples: Sequence[tuple], batch_size: int = 64, cache: dict | None = None) -> list[float]:
     """log P(`target` | `values`, `tool`) for each `(values, tool, target)` by a world model, teacher-forced (no
-    generation), asked as it learnt: one value at a time (their log-probabilities summed) or the whole batch at once."""
+    generation), asked as it learnt: one value at a time (their log-probabilities summed) or the whole batch at once.
+    `cache` (`(prompt, completion) -> log-probability`): a question scored once is never scored again."""
     from wandering_light.models import continuation_logprobs
     w = _score_world(world)
     if callable(w): return list(w(triples))
     (model, tok), d = w, world_digits(w[0])
     rows = [[(x, f, y) for x, y in zip(as_typed(v).singletons(), as_typed(t).singletons())] if _asks_values(model, None)
             else [(as_typed(v), f, as_typed(t))] for v, f, t in triples]
-    flat = [r for row in rows for r in row]
-    with torch.no_grad():
-        lps = continuation_logprobs(model, tok, [P.world_prompt(v, f, d) for v, f, _ in flat],
-                                    [P.world_completion(t, d) for _, _, t in flat], batch_size=batch_size)
-    sums = iter(sum(lp) for lp in lps)
+    qs, cache = [(P.world_prompt(v, f, d), P.world_completion(t, d)) for row in rows for v, f, t in row], {} if cache is None else cache
+    known = {q: cache[q] for q in dict.fromkeys(qs) if q in cache}
+    if new := [q for q in dict.fromkeys(qs) if q not in known]:
+        with torch.no_grad():
+            lps = continuation_logprobs(model, tok, [q for q, _ in new], [c for _, c in new], batch_size=batch_size)
+        known.update(zip(new, (sum(lp) for lp in lps)))
+        if len(cache) + len(new) > WORLD_CACHE_SIZE: cache.clear()
+        cache.update((q, known[q]) for q in new)
+    sums = iter(known[q] for q in qs)
     return [sum(next(sums) for _ in row) for row in rows]
 
 # %% ../nbs/09d_stepwise.ipynb #7bb4874b
@@ -620,7 +647,13 @@ class WorldScorer(Policy):
     def __init__(self, inner: Policy, world, k: int = 5, weight: float = 1.0, device: str | None = "cpu"):
         super().__init__(inner.functions)
         self.inner, self.world, self.k, self.weight = inner, _score_world(world, device), k, weight
-        self.questions = 0                                         # (values, tool, target) triples scored so far
+        self.questions, self.cache = 0, {}                         # (values, tool, target) triples scored so far, their scores
+
+@patch
+def score(self: WorldScorer, triples: Sequence[tuple]) -> list[float]:
+    "`target_logprobs` of `(values, tool, target)` triples, counted, each question scored once (`cache`)."
+    self.questions += len(triples)
+    return target_logprobs(self.world, triples, cache=self.cache)
 
 @patch
 def reweigh(self: WorldScorer, states: Sequence[TypedList], targets: Sequence[TypedList], lps: list) -> list:
@@ -628,8 +661,7 @@ def reweigh(self: WorldScorer, states: Sequence[TypedList], targets: Sequence[Ty
     out, ask, scores = list(lps), [], {}
     for i, (s, t, lp) in enumerate(zip(states, targets, out)):
         if lp and len(s) == len(t): ask += [(i, n) for n in _imagined(lp, self.functions, s.item_type, t.item_type, self.k, True)]
-    self.questions += len(ask)
-    for (i, n), x in zip(ask, target_logprobs(self.world, [(states[i], self.functions[n], targets[i]) for i, n in ask])):
+    for (i, n), x in zip(ask, self.score([(states[i], self.functions[n], targets[i]) for i, n in ask])):
         scores.setdefault(i, {})[n] = x
     for i, sc in scores.items():
         best, lp = max(sc.values()), {n: _logprob(p) for n, p in out[i].items() if _logprob(p) is not None}
