@@ -66,6 +66,18 @@ def test_same_training_resumes_only_what_was_trained(tmp_path, monkeypatch):
     with pytest.raises(SystemExit, match=r"learning_rate 0.0003, not 0.001; model_name 'mini', not 'tiny'"):
         same_training(sft, {"learning_rate": 1e-3, "model_name": "tiny"})
 
+def test_world_model_starts_from_a_checkpoint_of_its_size(tmp_path, monkeypatch):
+    "--init-from: a checkpoint of --size is what training starts from; a missing one or one of another shape is a one-line exit."
+    monkeypatch.syspath_prepend(str(BENCH))
+    from world_model import start_from
+    from wandering_light.models import build_tokenizer, build_model, save_model
+    tok = build_tokenizer(); save_model(build_model("mini", tok), tok, tmp_path / "policy")
+    assert start_from(None, "mini") == "mini" and start_from(str(tmp_path / "policy"), "mini") == str(tmp_path / "policy")
+    with pytest.raises(SystemExit, match=r"is not a tiny model \(num_hidden_layers 2\): give the --size it has"):
+        start_from(str(tmp_path / "policy"), "tiny")
+    with pytest.raises(SystemExit, match="no checkpoint at"):
+        start_from(str(tmp_path / "none"), "mini")
+
 def test_selfplay_start_minutes_from_solver0_or_beside_the_checkpoint(tmp_path, monkeypatch):
     "The start solver's minutes: the run's solver0 stage, or the summary beside a --solver-from checkpoint (None without one)."
     monkeypatch.syspath_prepend(str(BENCH))
