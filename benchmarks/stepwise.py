@@ -236,6 +236,13 @@ def world_eval(run: Path, model_dir: Path, n: int, device: str = "cpu") -> dict:
     acc = world_accuracy(model, tok, [(v, fs[f]) for v, _, f in pairs[:n]])
     return {k: v for k, v in acc.items() if k != "by_tool"} | {"worst_tools": dict(sorted(acc["by_tool"].items(), key=lambda kv: kv[1])[:10])}
 
+def route_pairs(ex, fs, task) -> list[tuple]:
+    "The `(values, tool, result)` of each step of `task`'s certified route, run by the executor `ex`."
+    out, v = [], task.input
+    for f in task.functions:
+        out.append((v, fs[f], r := ex.apply(fs[f], v))); v = r
+    return out
+
 def route_eval(tasks_file: Path, model_dir: Path, device: str = "cpu", worst: int = 12) -> dict:
     """A world model along each task's certified route (the pairs a plan must imagine to see the target): exact match of
     each pair, the share of tasks whose whole route it imagines exactly (by distance), and the tools it misses most."""
@@ -248,10 +255,7 @@ def route_eval(tasks_file: Path, model_dir: Path, device: str = "cpu", worst: in
     ex, (model, tok) = Executor(fs), load_model(model_dir, device=device)
     pairs, where = [], []
     for i, t in enumerate(tasks):
-        v = t.input
-        for f in t.functions:
-            out = ex.apply(fs[f], v)
-            pairs.append((v, fs[f], out)); where.append(i); v = out
+        route = route_pairs(ex, fs, t); pairs += route; where += [i] * len(route)
     answers, digits = value_answers(model, tok, [(v, f) for v, f, _ in pairs]), world_digits(model)
     right = [_right(a, w, digits) == len(w) for a, (_, _, w) in zip(answers, pairs)]
     route, missed = {}, {}
@@ -275,19 +279,16 @@ def last_step_read(tasks_file: Path, model_dir: Path, device: str = "cpu") -> di
     from wandering_light.tasks import read_tasks, default_functions
     from wandering_light.stepwise import value_answers, world_digits, _right, target_logprobs
     from wandering_light.models import load_model
-    from wandering_light.executor import Executor, ExecutionError
+    from wandering_light.executor import Executor
     fs, tasks = default_functions(), read_tasks(tasks_file)
-    ex, (model, tok) = Executor(fs), load_model(model_dir, device=device)
-    def result(f, v):
-        try: return ex.apply(f, v)
-        except ExecutionError: return None
+    ex, (model, tok), (truth, _) = Executor(fs), load_model(model_dir, device=device), perfect_world(fs)
     rows, triples = [], []
     for t in tasks:
-        v = t.input
-        for f in t.functions[:-1]: v = ex.apply(fs[f], v)
-        others = [g for g in fs if g.in_cls is v.item_type and g.out_cls is t.output.item_type and result(g, v) != t.output]
-        rows.append((v, fs[t.functions[-1]], t.output, len(others)))
-        triples += [(v, fs[t.functions[-1]], t.output)] + [(v, g, t.output) for g in others]
+        v, f, _ = route_pairs(ex, fs, t)[-1]
+        same = [g for g in fs if g.in_cls is v.item_type and g.out_cls is t.output.item_type]
+        others = [g for g, r in zip(same, truth([(v, g) for g in same])) if r != t.output]
+        rows.append((v, f, t.output, len(others)))
+        triples += [(v, f, t.output)] + [(v, g, t.output) for g in others]
     written = [_right(a, y, world_digits(model)) == len(y) for a, (_, _, y, _) in zip(value_answers(model, tok, [(v, f) for v, f, _, _ in rows]), rows)]
     lps, top, at = target_logprobs((model, tok), triples), [], 0
     for _, _, _, n in rows:

@@ -630,8 +630,9 @@ def target_logprobs(world, triples: Sequence[tuple], batch_size: int = 64, cache
     rows = [[(x, f, y) for x, y in zip(as_typed(v).singletons(), as_typed(t).singletons())] if _asks_values(model, None)
             else [(as_typed(v), f, as_typed(t))] for v, f, t in triples]
     qs, cache = [(P.world_prompt(v, f, d), P.world_completion(t, d)) for row in rows for v, f, t in row], {} if cache is None else cache
-    known = {q: cache[q] for q in dict.fromkeys(qs) if q in cache}
-    if new := [q for q in dict.fromkeys(qs) if q not in known]:
+    asked = dict.fromkeys(qs)                                  # each distinct question once, in order
+    known = {q: cache[q] for q in asked if q in cache}
+    if new := [q for q in asked if q not in known]:
         with torch.no_grad():
             lps = continuation_logprobs(model, tok, [q for q, _ in new], [c for _, c in new], batch_size=batch_size)
         known.update(zip(new, (sum(lp) for lp in lps)))
