@@ -6,7 +6,11 @@ random search, on the held-out tasks and the upstream 480-task set), the wall ti
 steps the time limits allowed (the policy's and, in a run that has one, the world model's), and the SFT learning curve
 (step-wise success on held-out tasks against training minutes).
 
+Any other option is one of `wl quickstart`'s (the job's profile, `MainJobConfig`), given to the job as it would be
+there: `--world-init --plan-read=-1000` runs the quickstart profile with those two changed.
+
 Usage: python benchmarks/quickstart.py [--save] [--run-dir runs/quickstart] [--threads 0] [--seed 0] [--name quickstart_split]
+                                       [wl quickstart's options]
 """
 import argparse, json, sys
 from pathlib import Path
@@ -34,11 +38,14 @@ def main(argv):
     ap.add_argument("--name", default="quickstart_split", help="the results file's name (quickstart.json and quickstart_run3.json "
                     "hold runs of the job before its world stage, quickstart_split_depth2.json and quickstart_split_seed1.json "
                     "of the job when it imagined two tools ahead; another run of this one beside the first)")
-    a = ap.parse_args(argv)
-    from wandering_light.training.main_job import run_main_job
-    from wandering_light.utils import RunDir
+    a, job_argv = ap.parse_known_args(argv)
+    from wandering_light.training.main_job import MainJobConfig, run_job
+    from wandering_light.utils import RunDir, UserError, parse_config
     run = Path(a.run_dir)
-    headline = run_main_job(run, "quickstart", seed=a.seed, threads=a.threads or None, quiet=True)
+    try: cfg = parse_config(MainJobConfig, [*job_argv, "--seed", str(a.seed), "--threads", str(a.threads), "--quiet"],
+                            prog="benchmarks/quickstart.py")
+    except UserError as e: sys.exit(f"error: {e}")
+    headline = run_job(cfg, run)
     timing = {e["stage"]: e["seconds"] for e in RunDir(run).events("stage")}
     sft = json.loads((run / "sft" / "summary.json").read_text())
     size, lr = job_sft(run)

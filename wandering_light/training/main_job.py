@@ -28,7 +28,8 @@ from .rl_grpo import GRPORunConfig, run_grpo
 
 # %% ../../nbs/16_main_job.ipynb #33172aaa
 PROFILE_KEYS = ("tasks", "sft_model", "sft_lr", "sft_steps", "sft_batch", "sft_minutes", "sft_compile", "sft_tool_set",
-                "sft_eval_every", "world_steps", "world_minutes", "world_lr", "plan_depth", "plan_k", "grpo_steps", "grpo_batch", "grpo_minutes", "select_from", "heldout", "upstream", "guided_budget")
+                "sft_eval_every", "world_steps", "world_minutes", "world_lr", "world_init", "world_digits",
+                "plan_depth", "plan_k", "plan_read", "grpo_steps", "grpo_batch", "grpo_minutes", "select_from", "heldout", "upstream", "guided_budget")
 PROFILES = {name: {k: r[k] for k in PROFILE_KEYS} for name in ("quickstart", "smoke") for r in [load_recipe(name)]}
 UPSTREAM = "upstream480"
 
@@ -55,8 +56,14 @@ class MainJobConfig:
                             "tool returns); with world_minutes an upper bound (0: no world stage)", min=0)
     world_minutes: float | None = _opt(3.4, "world-model training-time limit in minutes (none: no limit)")
     world_lr: float = _opt(0.0003, "world-model peak learning rate", min=1e-6)
+    world_init: bool = _opt(False, "start the world model from the policy's weights (RUN/sft/model, whose steps taught it "
+                            "some world examples) instead of fresh ones")
+    world_digits: int = _opt(6, "floats in the world model's examples and questions to this many significant digits", min=1)
     plan_depth: int = _opt(3, "`stepwise-plan`: tools the world model imagines ahead of each step", min=1)
     plan_k: int = _opt(3, "`stepwise-plan`: the policy's likeliest tools imagined at each level", min=1)
+    plan_read: float | None = _opt(None, "`stepwise-plan`: read the target at every level of a plan, and where no imagined "
+                                   "path writes it follow the one whose last tool makes it likeliest, at or above this "
+                                   "log-probability (none: read only where no plan reaches it)", min=-1e6, max=0.0)
     grpo_steps: int = _opt(0, "GRPO steps on the one-shot format (0: no GRPO stage)", min=0)
     grpo_batch: int = _opt(32, "GRPO completions per step", min=8)
     grpo_minutes: float | None = _opt(3.0, "GRPO training-time limit in minutes (none: no limit)")
@@ -102,11 +109,13 @@ def stage_sft(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = F
 
 # %% ../../nbs/16_main_job.ipynb #1416bbc9
 def stage_world(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = False) -> dict:
-    """A world model from scratch (the profile's size) on RUN/data into RUN/world: what any tool that takes a step's
-    values returns, one value at a time, floats to 6 digits ({} when the profile has no world steps)."""
+    """A world model (the profile's size, from scratch or from the policy's weights) on RUN/data into RUN/world: what
+    any tool that takes a step's values returns, one value at a time, floats to the profile's digits ({} when the
+    profile has no world steps)."""
     if not p["world_steps"]: return {}
-    return run_sft(sft_config(run.path / "data", run.path / "world", p, seed, threads, quiet, verbose, task="world",
-                              world_share=1.0, oneshot_share=0.0, world_digits=6, world_tools="any", tool_set=False,
+    start = str(run.path / "sft" / "model") if p["world_init"] else p["sft_model"]
+    return run_sft(sft_config(run.path / "data", run.path / "world", p, seed, threads, quiet, verbose, task="world", model_name=start,
+                              world_share=1.0, oneshot_share=0.0, world_digits=p["world_digits"], world_tools="any", tool_set=False,
                               learning_rate=p["world_lr"], max_steps=p["world_steps"], time_limit=p["world_minutes"],
                               clock_schedule=p["world_minutes"] is not None))
 
@@ -130,7 +139,7 @@ def solvers(run: RunDir, p: dict) -> dict:
     out = {"stepwise": get_solver_by_name("stepwise", budget=1, model=model)}
     if (world := run.path / "world" / "model").exists():        # the same rollout, each step planned in imagination
         out["stepwise-plan"] = get_solver_by_name("stepwise", budget=1, model=model, world=str(world), world_depth=p["plan_depth"],
-                                                  world_k=p["plan_k"], world_score=1.0)
+                                                  world_k=p["plan_k"], world_score=1.0, world_read=p["plan_read"])
     out |= {"guided": get_solver_by_name("guided", budget=p["guided_budget"], model=model),
             "oneshot": get_solver_by_name("trained_local", budget=1, model=model, device="cpu")}
     if (run.path / "grpo" / "model").exists():
@@ -189,11 +198,13 @@ def main_job_report(run: RunDir, evals: dict, sft: dict, grpo: dict, timing: dic
               f"one taught) with world-model and one-shot examples beside them: {sft.get('steps')} steps, "
               f"{sft.get('train_seconds', 0) / 60:.1f} training minutes. The learning curve is step-wise success.", "",
               imgs[0] or "", ""]
-    if world: lines += ["## World model", "", f"A second `{run.config.get('sft_model', 'tiny')}` model from scratch, taught what "
-                        f"a tool returns (one value at a time, floats to 6 digits): {world.get('steps')} steps, "
+    if world: lines += ["## World model", "", f"A second `{run.config.get('sft_model', 'tiny')}` model, "
+                        + ("from the policy's weights" if run.config.get("world_init") else "from scratch") + ", taught what "
+                        f"a tool returns (one value at a time, floats to {run.config.get('world_digits', 6)} digits): {world.get('steps')} steps, "
                         f"{world.get('train_seconds', 0) / 60:.1f} training minutes. `stepwise-plan` imagines "
                         f"{run.config.get('plan_depth')} tools ahead with it, the policy's {run.config.get('plan_k')} "
-                        "likeliest at each level, and reads the target with it where no plan reaches it.", ""]
+                        "likeliest at each level, and reads the target with it "
+                        + ("at every level." if run.config.get("plan_read") is not None else "where no plan reaches it."), ""]
     if grpo: lines += ["## GRPO", "", f"{grpo.get('steps')} steps on the one-shot format from the SFT model, "
                        f"{grpo.get('train_seconds', 0) / 60:.1f} training minutes; mean share of zero-spread groups "
                        f"{grpo.get('zero_spread_share')}.", "", imgs[1] or "", ""]
