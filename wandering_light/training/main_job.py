@@ -63,7 +63,7 @@ class MainJobConfig:
     plan_k: int = _opt(3, "`stepwise-plan`: the policy's likeliest tools imagined at each level", min=1)
     plan_read: float | None = _opt(None, "`stepwise-plan`: read the target at every level of a plan, and where no imagined "
                                    "path writes it follow the one whose last tool makes it likeliest, at or above this "
-                                   "log-probability (none: read only where no plan reaches it)", min=-1e6, max=0.0)
+                                   "log-probability (none: read only where no plan reaches it)", min=None, max=0.0)
     grpo_steps: int = _opt(0, "GRPO steps on the one-shot format (0: no GRPO stage)", min=0)
     grpo_batch: int = _opt(32, "GRPO completions per step", min=8)
     grpo_minutes: float | None = _opt(3.0, "GRPO training-time limit in minutes (none: no limit)")
