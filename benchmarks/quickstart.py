@@ -7,7 +7,8 @@ steps the time limits allowed (the policy's and, in a run that has one, the worl
 (step-wise success on held-out tasks against training minutes).
 
 Any other option is one of `wl quickstart`'s (the job's profile, `MainJobConfig`), given to the job as it would be
-there: `--world-init --plan-read=-1000` runs the quickstart profile with those two changed.
+there: `--no-world-init --world-digits 6` runs the quickstart profile as it was before its world model started from the
+policy (the `quickstart_same_day_*` results files compare the two on one day, each arm on the same data and policy).
 
 Usage: python benchmarks/quickstart.py [--save] [--run-dir runs/quickstart] [--threads 0] [--seed 0] [--name quickstart_split]
                                        [wl quickstart's options]
@@ -42,10 +43,11 @@ def main(argv):
     from wandering_light.training.main_job import MainJobConfig, run_job
     from wandering_light.utils import RunDir, UserError, parse_config
     run = Path(a.run_dir)
-    try: cfg = parse_config(MainJobConfig, [*job_argv, "--seed", str(a.seed), "--threads", str(a.threads), "--quiet"],
-                            prog="benchmarks/quickstart.py")
+    try:      # a bad option, or a run directory that holds another job: one line, nothing written over
+        cfg = parse_config(MainJobConfig, [*job_argv, "--seed", str(a.seed), "--threads", str(a.threads), "--quiet"],
+                           prog="benchmarks/quickstart.py")
+        headline = run_job(cfg, run)
     except UserError as e: sys.exit(f"error: {e}")
-    headline = run_job(cfg, run)
     timing = {e["stage"]: e["seconds"] for e in RunDir(run).events("stage")}
     sft = json.loads((run / "sft" / "summary.json").read_text())
     size, lr = job_sft(run)

@@ -135,3 +135,16 @@ def test_executor_world_is_never_wrong_and_routes_are_measured(tmp_path, monkeyp
     last = bench.last_step_read(tmp_path / "few.jsonl.gz", tmp_path / "model")      # the route's last step, written and read
     assert last["tasks"] == 6 and last["unwritten"] == 6 - round(last["written"] * 6)
     assert 0 <= last["read_top"] <= 1 and 0 <= last["read_top_where_unwritten"] <= 1 and last["mean_other_tools"] > 0
+
+def test_quickstart_refuses_in_one_line_and_keeps_the_run(tmp_path, monkeypatch):
+    "A bad job option, or a run directory that holds another job, is a one-line exit before anything runs; the directory is left as it was."
+    monkeypatch.syspath_prepend(str(BENCH))
+    import json, quickstart
+    with pytest.raises(SystemExit, match=r"^error: --plan-read must be 0.0 or less"):
+        quickstart.main(["--run-dir", str(tmp_path / "a"), "--plan-read", "1"])
+    assert not (tmp_path / "a").exists()
+    other = tmp_path / "b"; other.mkdir(); (other / "config.json").write_text(json.dumps({"profile": "smoke", "seed": 7}))
+    with pytest.raises(SystemExit, match=r"^error: .*holds a run with a different config"):
+        quickstart.main(["--run-dir", str(other)])
+    assert sorted(p.name for p in other.iterdir()) == [".lock", "config.json"]        # the job's lock file, nothing more
+    assert json.loads((other / "config.json").read_text()) == {"profile": "smoke", "seed": 7}

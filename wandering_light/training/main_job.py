@@ -56,9 +56,9 @@ class MainJobConfig:
                             "tool returns); with world_minutes an upper bound (0: no world stage)", min=0)
     world_minutes: float | None = _opt(3.4, "world-model training-time limit in minutes (none: no limit)")
     world_lr: float = _opt(0.0003, "world-model peak learning rate", min=1e-6)
-    world_init: bool = _opt(False, "start the world model from the policy's weights (RUN/sft/model, whose steps taught it "
+    world_init: bool = _opt(True, "start the world model from the policy's weights (RUN/sft/model, whose steps taught it "
                             "some world examples) instead of fresh ones")
-    world_digits: int = _opt(6, "floats in the world model's examples and questions to this many significant digits", min=1)
+    world_digits: int = _opt(3, "floats in the world model's examples and questions to this many significant digits", min=1)
     plan_depth: int = _opt(3, "`stepwise-plan`: tools the world model imagines ahead of each step", min=1)
     plan_k: int = _opt(3, "`stepwise-plan`: the policy's likeliest tools imagined at each level", min=1)
     plan_read: float | None = _opt(None, "`stepwise-plan`: read the target at every level of a plan, and where no imagined "
