@@ -256,7 +256,7 @@ def _config_parser(cls, prog: str, description: str | None, show_all: bool):
         if f.type in (bool, "bool") and f.default is False: _plain_flag(p, f.name)
         if f.type in (bool, "bool") and f.default is True:     # HfArgumentParser's `--no_x` repeats x's help: say what it does
             for a in p._actions:
-                if a.dest == f.name and a.option_strings[0].startswith("--no") and a.help != argparse.SUPPRESS:
+                if f"--no_{f.name}" in a.option_strings and a.help != argparse.SUPPRESS:
                     a.help = f"turn --{f.name.replace('_', '-')} off"
         if f.metadata.get("positional"):
             p.add_argument(f"{f.name}__pos", nargs="*", metavar=f.name.upper(), help=f"same as --{f.name}")
