@@ -6,7 +6,8 @@ Docs: https://wandering-light.github.io/wandering_light/steps.html.md"""
 
 # %% ../nbs/07b_steps.ipynb #49423bd8
 from __future__ import annotations
-import random
+import itertools, random
+import numpy as np
 from typing import Sequence
 import torch
 import torch.nn.functional as F
@@ -112,21 +113,50 @@ def _pair_labels(spans, offs, lab: list, tool: int):
     for k, (a, b) in enumerate(offs):
         if a in starts and b > a and lab[k] == -100: lab[k] = tool + PAIR_OFFSET
 
+# %% ../nbs/07b_steps.ipynb #3abe4701
+def _encode(tokenizer, texts: list[str]) -> tuple[list, list]:
+    """Each text's token ids and character offsets, as `tokenizer(texts)` gives them: through a fast tokenizer's own
+    encoder where nothing is set on it that such a call would change (truncation, padding)."""
+    bt = getattr(tokenizer, "backend_tokenizer", None) if getattr(tokenizer, "is_fast", False) else None
+    if bt is None or bt.truncation is not None or bt.padding is not None:
+        enc = tokenizer(texts, return_offsets_mapping=True)
+        return enc["input_ids"], enc["offset_mapping"]
+    encs = bt.encode_batch(texts)
+    return [e.ids for e in encs], [e.offsets for e in encs]
+
+# %% ../nbs/07b_steps.ipynb #ba44981c
+def _labels(ids: list, offs: list, n: list, c: list, spans: list, sizes: list) -> list[list[int]]:
+    """The labels of a batch of texts (`sizes` characters each): a token that starts in `[n, c)` (the completion) is
+    learnt as itself, a non-empty one that starts in one of `spans` as itself + `TARGET_OFFSET`, any other not (-100)."""
+    counts = [len(x) for x in ids]
+    row, total = np.repeat(np.arange(len(ids)), counts), sum(counts)
+    tok = np.fromiter(itertools.chain.from_iterable(ids), np.int64, total)
+    a, b = np.fromiter(itertools.chain.from_iterable(itertools.chain.from_iterable(offs)), np.int64, 2 * total).reshape(-1, 2).T
+    base = np.concatenate([[0], np.cumsum(np.asarray(sizes, np.int64) + 1)])   # the texts end to end, a gap after each
+    cover = np.zeros(base[-1] + 1, np.int64)                                   # +1 where a span starts, -1 where it ends
+    edge = lambda k, x: base[k] + min(x, sizes[k] + 1)
+    np.add.at(cover, [edge(k, x) for k, sp in enumerate(spans) for x, _ in sp], 1)
+    np.add.at(cover, [edge(k, y) for k, sp in enumerate(spans) for _, y in sp], -1)
+    inside = (np.cumsum(cover)[base[row] + a] > 0) & (b > a)
+    mine = (a >= np.asarray(n, np.int64)[row]) & (a < np.asarray(c, np.int64)[row])
+    flat, ends = np.where(mine, tok, np.where(inside, tok + TARGET_OFFSET, -100)).tolist(), itertools.accumulate(counts)
+    return [flat[e - k:e] for k, e in zip(counts, ends)]
+
+# %% ../nbs/07b_steps.ipynb #2ea91818
 def tokenized_examples(tokenizer, rows: Sequence[dict], batch_size: int = 1000, pairs: bool = False) -> list[dict]:
     """`input_ids` and `labels` of each row's prompt + completion (+ `tail`) + EOS: the completion learnt (with EOS when
     there is no tail), the tokens in `spans` (and the tail's `tail_spans`) as targets; `pairs`: the tool after each line."""
-    out = []
+    out, eos = [], tokenizer.eos_token_id
     for s in range(0, len(rows), batch_size):
         part = rows[s:s + batch_size]
-        enc = tokenizer([r["prompt"] + r["completion"] + r.get("tail", "") for r in part], return_offsets_mapping=True)
-        for r, ids, offs in zip(part, enc["input_ids"], enc["offset_mapping"]):
-            n, c = len(r["prompt"]), len(r["prompt"]) + len(r["completion"])
-            spans = [*(r.get("spans") or ()), *((a + c, b + c) for a, b in r.get("tail_spans") or ())]
-            lab = [i if n <= a < c else i + TARGET_OFFSET if b > a and any(x <= a < y for x, y in spans) else -100
-                   for i, (a, b) in zip(ids, offs)]
-            if pairs and r.get("spans"): _pair_labels(r["spans"], offs, lab, [i for i, (a, _) in zip(ids, offs) if n <= a < c][-1])
-            eos = tokenizer.eos_token_id
-            out.append({"input_ids": [*ids, eos], "labels": [*lab, -100 if r.get("tail") else eos]})
+        texts = [r["prompt"] + r["completion"] + r.get("tail", "") for r in part]
+        n = [len(r["prompt"]) for r in part]
+        c = [k + len(r["completion"]) for k, r in zip(n, part)]
+        spans = [[*(r.get("spans") or ()), *((a + m, b + m) for a, b in r.get("tail_spans") or ())] for r, m in zip(part, c)]
+        ids, offs = _encode(tokenizer, texts)
+        for r, i, o, lab, k, m in zip(part, ids, offs, _labels(ids, offs, n, c, spans, [len(x) for x in texts]), n, c):
+            if pairs and r.get("spans"): _pair_labels(r["spans"], o, lab, [t for t, (a, _) in zip(i, o) if k <= a < m][-1])
+            out.append({"input_ids": [*i, eos], "labels": [*lab, -100 if r.get("tail") else eos]})
     return out
 
 # %% ../nbs/07b_steps.ipynb #99ef298b
