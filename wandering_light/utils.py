@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable, Iterator
 from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['CONFIG_KEYS', 'UserError', 'cli_main', 'read_jsonl', 'atomic_path', 'write_jsonl', 'write_text_atomic',
+__all__ = ['MADE_AT', 'CONFIG_KEYS', 'UserError', 'cli_main', 'read_jsonl', 'atomic_path', 'write_jsonl', 'write_text_atomic',
            'write_json_atomic', 'append_jsonl', 'save_figure', 'run_path', 'RunDir', 'check_config', 'parse_config',
            'rerun_as_module']
 
@@ -144,10 +144,19 @@ def _read_run_config(cfg_path: Path) -> dict:
     return old
 
 # %% ../nbs/00a_utils.ipynb #6a86968d
+MADE_AT = "_made_at"                # config.json: the run directory as named when the run was made (not a setting)
+
 def _same_setting(a, b) -> bool:
     "Two config values that mean the same: equal, or two spellings of one path (`runs/x/data`, `./runs/x/data`, absolute)."
     if a == b: return True
     return isinstance(a, str) and isinstance(b, str) and "/" in a and "/" in b and Path(a).resolve() == Path(b).resolve()
+
+def _rehome(v, parent: str | None):
+    "`v` (a config value: strings, lists, dicts) with each path under the folder `parent` spelt from that folder: `{run}/...`."
+    if not parent or parent == ".": return v
+    if isinstance(v, str): return v.replace(parent.rstrip("/") + "/", "{run}/")
+    if isinstance(v, (list, tuple)): return [_rehome(x, parent) for x in v]
+    return {k: _rehome(x, parent) for k, x in v.items()} if isinstance(v, dict) else v
 
 # %% ../nbs/00a_utils.ipynb #645523db
 class RunDir:
@@ -160,15 +169,17 @@ class RunDir:
         if self.resumed:
             if not resume: raise UserError(f"{self.path} already holds a run; pass --resume to continue it, or choose another directory")
             old = _read_run_config(cfg_path)
+            made = old.pop(MADE_AT, old.get("run_dir"))                  # runs from before _made_at: their run_dir, if any
             if config is not None:
-                ign = set(ignore_keys)
-                diff = sorted(k for k in set(old) | set(config) if k not in ign and not _same_setting(old.get(k), config.get(k)))
+                was, now = str(Path(made).parent) if isinstance(made, str) else None, str(self.path.parent)
+                same = lambda k: _same_setting(old.get(k), config.get(k)) or _rehome(old.get(k), was) == _rehome(config.get(k), now)
+                diff = sorted(k for k in set(old) | set(config) if k not in set(ignore_keys) and not same(k))
                 if diff: raise UserError(f"{self.path} holds a run with a different config ({', '.join(diff)}); use another directory")
             self.config = old
         else:
             self.config = dict(config or {})
         for sub in ("checkpoints", "results", "plots"): (self.path / sub).mkdir(parents=True, exist_ok=True)
-        if not self.resumed: write_text_atomic(cfg_path, json.dumps(self.config, indent=2, default=str))
+        if not self.resumed: write_text_atomic(cfg_path, json.dumps(self.config | {MADE_AT: str(self.path)}, indent=2, default=str))
         self._keys = {e["key"] for e in self.events() if "key" in e}
 
     @property
