@@ -68,14 +68,27 @@ def entry():
     "The console script."
     sys.exit(cli_main(main))
 
+# %% ../nbs/40_cli.ipynb #e1e9778b
+def _profile_argv(argv: list[str]) -> list[str]:
+    """`argv` with `--profile NAME` (and no `--config`) loading that packaged profile, as `--smoke` does; a name that is
+    none is a one-line error. With `--config FILE`, `--profile` only names the recipe's profile."""
+    from wandering_light.training.core import recipe_path
+    from wandering_light.training.main_job import PROFILES
+    names = [a.split("=", 1)[1] if "=" in a else argv[i + 1] if i + 1 < len(argv) else None
+             for i, a in enumerate(argv) if a == "--profile" or a.startswith("--profile=")]
+    if not names or names[-1] is None or any(a == "--config" or a.startswith("--config=") for a in argv): return argv
+    if names[-1] not in PROFILES:
+        raise UserError(f"unknown profile {names[-1]!r}: choose {' or '.join(PROFILES)}, or give a recipe with --config FILE")
+    return ["--config", str(recipe_path(names[-1])), *argv]
+
 # %% ../nbs/40_cli.ipynb #3229707e
 def quickstart_main(argv: list[str] | None = None) -> int:
     "The main job: certified data, SFT from scratch, GRPO, evaluation against BFS and random search, a report."
     from wandering_light.training.core import with_recipe
     from wandering_light.training.main_job import MainJobConfig, run_job
-    cfg = parse_config(MainJobConfig, with_recipe(argv, {"--smoke": "smoke", "--tour": "smoke"}), prog="wl quickstart",
+    cfg = parse_config(MainJobConfig, _profile_argv(with_recipe(argv, {"--smoke": "smoke", "--tour": "smoke"})), prog="wl quickstart",
                        description=quickstart_main.__doc__ + " `--smoke` (or `--tour`): the same pipeline at toy size "
-                       "(tens of seconds), the packaged smoke profile; `--config FILE`: any other profile.")
+                       "(tens of seconds), the packaged smoke profile (or `--profile smoke`); `--config FILE`: any other profile.")
     run_dir = cfg.run_dir or ("runs/quickstart-smoke" if cfg.profile == "smoke" else "runs/quickstart")
     t0 = time.perf_counter()
     h = run_job(cfg, run_dir)
