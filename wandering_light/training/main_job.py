@@ -156,9 +156,9 @@ def stage_eval(run: RunDir, p: dict, seed: int, quiet: bool) -> dict:
     if not held.exists():
         write_tasks(held, _sample(read_tasks(run.path / "data" / "test.jsonl.gz"), p["heldout"], f"{seed}:heldout"))
     out, sets = {}, [("heldout", held, None), (UPSTREAM, DEFAULT_EVAL_SET, p["upstream"])]
+    both = solvers(run, p)                  # one set of solvers for both sets: what the planner's world model answered carries over
     for name, f, n in tqdm(sets, desc="evaluation sets", disable=quiet):
-        out[name] = run_evaluation(f, [], num_samples=n, run_dir=run.path / f"eval-{name}", seed=seed,
-                                   solvers=solvers(run, p), progress=False)
+        out[name] = run_evaluation(f, [], num_samples=n, run_dir=run.path / f"eval-{name}", seed=seed, solvers=both, progress=False)
     return out
 
 # %% ../../nbs/16_main_job.ipynb #ddf326a5
