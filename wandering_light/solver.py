@@ -57,6 +57,7 @@ class Solver:
     "Base class: subclasses implement `solve_detailed`; the rest of the protocol follows."
     name = "solver"
     eval_batch = 1                 # tasks `run_evaluation` hands over at once (`solve_batch_detailed`); 1: one at a time
+    fork_safe = False              # may `run_evaluation` share its tasks among forked processes? (no sockets, files or GPU held)
     def __init__(self, functions: FunctionDefSet | None = None):
         if functions is None:
             from wandering_light.common_functions import basic_fns as functions
@@ -78,6 +79,16 @@ class Solver:
         "`solve_detailed` for each pair; solvers that batch (LLMs) override this."
         fs = _palette(available_functions)
         return [self.solve_detailed(i, o, fs) for i, o in problems]
+
+    def memory(self) -> dict[str, dict]:
+        "What it remembers from task to task, by name (a model's kept answers, say): forked evaluation workers hand it back."
+        return {}
+
+    def remember(self, memory: dict[str, dict]):
+        "Take in what a copy of this solver remembered (its `memory`), each part into the part of the same name."
+        mine = self.memory()
+        for k, d in memory.items():
+            if k in mine: mine[k].update(d)
 
     def __repr__(self): return f"{type(self).__name__}()"
 
@@ -367,7 +378,7 @@ class StateGraph:
 # %% ../nbs/05_solver.ipynb #064d4ef8
 class BFSSolve(Solver):
     "Exact search: a certified shortest pipeline of at most `max_depth` tools, or None."
-    name = "bfs"
+    name, fork_safe = "bfs", True
     def __init__(self, max_depth: int = 3, functions: FunctionDefSet | None = None, max_states: int | None = None,
                  max_transitions: int | None = None, timeout_s: float | None = None, limits: Limits | None = None):
         super().__init__(functions)
@@ -408,7 +419,7 @@ def solve_detailed(self: BFSSolve, input_list, output_list, available_functions=
 # %% ../nbs/05_solver.ipynb #495bd679
 class RandomSolve(Solver):
     "Random search: up to `budget` random type-compatible pipelines of `min_length` (1) to `max_length` tools."
-    name = "random"
+    name, fork_safe = "random", True
     def __init__(self, budget: int = 100, max_length: int = 4, functions: FunctionDefSet | None = None,
                  seed: int | None = None, min_length: int = 1):
         super().__init__(functions)

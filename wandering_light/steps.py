@@ -197,10 +197,10 @@ def _tool_ids(tokenizer, tools: Sequence[str]) -> list[int]:
 def step_dataset(tasks: Sequence[InductionTask], world_share: float = 0.0, oneshot_share: float = 0.0, seed: int = 0,
                  tokenizer=None, target_loss: bool = False, results: bool = False, pairs: bool = False, steps: bool = True,
                  world_values: bool = False, world_digits: int | None = None, world_tools: str = "route",
-                 tool_set: bool = False):
+                 tool_set: bool = False, limit: int | None = None):
     """`step_examples` as a shuffled `datasets.Dataset`: columns `prompt`, `completion`, `kind`; with `target_loss`,
     tokenized by `tokenizer` with the target values learnt too (columns `input_ids`, `labels`, `kind`; see below), with
-    `results` the chosen tool's results after it, with `pairs` the tool after each pair line; `steps=False`: no step rows; `world_values`: world rows one value each, `world_digits`: their floats so rounded, `world_tools`: which tools they ask about; `tool_set` (with `target_loss`): a column `optimal`, the token ids of a step's optimal tools when there are several (else empty)."""
+    `results` the chosen tool's results after it, with `pairs` the tool after each pair line; `steps=False`: no step rows; `world_values`: world rows one value each, `world_digits`: their floats so rounded, `world_tools`: which tools they ask about; `tool_set` (with `target_loss`): a column `optimal`, the token ids of a step's optimal tools when there are several (else empty); `limit`: at most this many rows, the first of the shuffle (a seeded sample), cut before tokenizing."""
     import datasets
     if (results or pairs or tool_set) and not target_loss:
         raise ValueError("results, pairs and tool sets are learnt by the target loss: give target_loss=True")
@@ -208,6 +208,7 @@ def step_dataset(tasks: Sequence[InductionTask], world_share: float = 0.0, onesh
                          world_values=world_values, world_digits=world_digits,
                          world_tools=world_tools, tool_set=tool_set)
     random.Random(seed).shuffle(rows)
+    rows = rows[:limit]
     if target_loss:
         if tokenizer is None: raise ValueError("target_loss needs the tokenizer")
         extra = [{"kind": r["kind"]} | ({"optimal": _tool_ids(tokenizer, r.get("optimal", ()))} if tool_set else {}) for r in rows]

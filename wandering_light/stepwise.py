@@ -233,6 +233,7 @@ class StepwiseSolver(Solver):
     "`stepwise`: roll the policy out with execution feedback, `budget` rollouts (the first greedy, then sampled)."
     name = "stepwise"
     eval_batch = 512                 # rolled out together: the model's questions batched (a planner's batch better in one)
+    fork_safe = True                 # its models in this process's memory (`run_evaluation` checks for a GPU)
     def __init__(self, model=None, budget: int = 1, max_steps: int = 8, temperature: float = 1.0, tokenizer=None,
                  functions: FunctionDefSet | None = None, device: str | None = "cpu", batch_size: int = 64, seed: int = 0,
                  views: int = 1, avoid_repeats: bool = True, world=None, world_k: int = 3,
@@ -279,7 +280,7 @@ def solve_detailed(self: StepwiseSolver, input_list, output_list, available_func
 # %% ../nbs/09d_stepwise.ipynb #89e2ccb3
 class GuidedSolver(Solver):
     "`guided`: best-first search over executed states, ordered by the policy's log-probability of the path so far."
-    name = "guided"
+    name, fork_safe = "guided", True                 # a model in this process's memory (`run_evaluation` checks for a GPU)
     def __init__(self, model=None, budget: int = 1000, width: int = 8, max_depth: int = 12, tokenizer=None,
                  functions: FunctionDefSet | None = None, device: str | None = "cpu", batch_size: int = 64, views: int = 1,
                  depth_bonus: float = 0.0):
@@ -498,7 +499,10 @@ def world_batch(world, device: str | None = "cpu") -> Callable:
     a model's greedy lines are kept, so that a question asked again (a rollout's next step re-imagines what its last
     step imagined) costs nothing."""
     w, cache = load_world(world, device), {}
-    return (lambda pairs: predict_results(w[0], w[1], pairs, cache=cache)) if isinstance(w, tuple) else w
+    if not isinstance(w, tuple): return w
+    ask = lambda pairs: predict_results(w[0], w[1], pairs, cache=cache)
+    ask.cache = cache                                       # what a solver remembers (`StepwiseSolver.memory`)
+    return ask
 
 def world_predictor(world, device: str | None = "cpu") -> Callable:
     "`(values, tool) -> predicted values or None` from a world model (its greedy answer, asked as it learnt) or a function."
@@ -675,6 +679,14 @@ def reweigh(self: WorldScorer, states: Sequence[TypedList], targets: Sequence[Ty
 def logprobs(self: WorldScorer, states: Sequence[TypedList], targets: Sequence[TypedList]) -> list[dict[str, float] | None]:
     "The inner answer, re-weighed."
     return self.reweigh(states, targets, self.inner.logprobs(states, targets))
+
+# %% ../nbs/09d_stepwise.ipynb #b78ed800
+@patch
+def memory(self: StepwiseSolver) -> dict[str, dict]:
+    "The world model's kept answers (`world`) and the reader's (`read`), where it plans with a model."
+    p = self.policy
+    parts = {"world": getattr(getattr(p, "predict", None), "cache", None), "read": getattr(getattr(p, "reader", None), "cache", None)}
+    return {k: d for k, d in parts.items() if d is not None}
 
 # %% ../nbs/09d_stepwise.ipynb #0a5c1128
 def evaluate_stepwise(model, tokenizer, tasks: Sequence, max_steps: int = 8, batch_size: int = 64,

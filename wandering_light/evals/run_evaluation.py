@@ -21,8 +21,8 @@ from ..utils import RunDir, UserError, cli_main, parse_config, save_figure, writ
 
 # %% auto #0
 __all__ = ['MODEL_SOLVERS', 'check_answer', 'evaluate_task', 'evaluate_batch', 'summarize', 'plot_summary', 'load_results',
-           'default_run_dir', 'parse_solver_names', 'report_text', 'run_evaluation', 'EvalConfig', 'summary_line',
-           'main']
+           'default_run_dir', 'parse_solver_names', 'can_fork', 'forked_lines', 'report_text', 'run_evaluation',
+           'EvalConfig', 'summary_line', 'main']
 
 # %% ../../nbs/10_evals.ipynb #28a4e719
 def check_answer(task: InductionTask, pipeline: Sequence[str] | None, executor: Executor) -> tuple[bool, str | None]:
@@ -224,23 +224,82 @@ def _pick(n_tasks: int, num_samples: int | None, sample: str, seed: int) -> list
     return index[:num_samples] if sample == "first" else sorted(random.Random(f"{seed}:sample").sample(index, num_samples))
 
 # %% ../../nbs/10_evals.ipynb #5d61b746
+def _lines(solver: Solver, name: str, tasks: Sequence[InductionTask], todo: Sequence[int], ex: Executor,
+           functions: FunctionDefSet | None, seed: int):
+    "The result lines of the tasks of `todo`, a batch at a time (one task at a time for a solver that does not batch)."
+    n = max(1, getattr(solver, "eval_batch", 1))                 # tasks handed over at once (see `evaluate_batch`)
+    for part in (todo[s:s + n] for s in range(0, len(todo), n)):
+        if n > 1: yield evaluate_batch(solver, name, [tasks[i] for i in part], part, ex, functions)
+        else:
+            if isinstance(getattr(solver, "rng", None), random.Random): solver.rng.seed(f"{seed}:{name}:{part[0]}")
+            yield [evaluate_task(solver, name, tasks[part[0]], part[0], ex, functions)]
+
+# %% ../../nbs/10_evals.ipynb #f0c1a002
+def can_fork() -> bool:
+    "Can this process fork evaluation workers? (a POSIX `fork`, and no GPU context, which a forked child cannot use)"
+    import multiprocessing
+    torch = sys.modules.get("torch")
+    return "fork" in multiprocessing.get_all_start_methods() and (torch is None or not torch.cuda.is_initialized())
+
+def _worker(conn, lines_of, share: list[int], memory=None):
+    """A forked worker: one CPU thread, `lines_of(share)` sent batch by batch, then how it ended (`None`: done) and, done,
+    what `memory()` holds."""
+    if (torch := sys.modules.get("torch")) is not None: torch.set_num_threads(1)
+    try:
+        for lines in lines_of(share): conn.send(("lines", lines))
+        end = ("end", None, memory() if memory else {})
+    except BaseException as e: end = ("end", {"stopped": type(e).__name__, "why": str(e)[:300]}, {})
+    conn.send(end); conn.close()
+
+# %% ../../nbs/10_evals.ipynb #f0c1a003
+def forked_lines(lines_of, todo: Sequence[int], workers: int, memory=None, remember=None):
+    """`lines_of`'s result lines for the tasks of `todo`, from `workers` forked processes (each every `workers`-th task),
+    batch by batch as they arrive; each worker that finishes hands `memory()` to `remember`. A worker stopped by Ctrl-C
+    raises `KeyboardInterrupt` here, any other stop a one-line `UserError`; the other workers are ended either way (what
+    arrived before stays with the caller)."""
+    import multiprocessing
+    from multiprocessing.connection import wait
+    ctx, live = multiprocessing.get_context("fork"), {}
+    try:
+        for k in range(min(workers, len(todo))):
+            recv, send = ctx.Pipe(duplex=False)
+            p = ctx.Process(target=_worker, args=(send, lines_of, list(todo[k::workers]), memory), daemon=True)
+            p.start(); send.close(); live[recv] = p
+        while live:
+            for conn in wait(list(live)):
+                try: got = conn.recv()          # pickled by our own forked child: trusted
+                except EOFError: live[conn].join(); got = ("end", {"stopped": f"exit status {live[conn].exitcode}", "why": ""}, {})
+                if got[0] == "lines": yield got[1]; continue
+                live.pop(conn).join()
+                if (stop := got[1]) is None:
+                    if remember: remember(got[2])
+                    continue
+                if stop["stopped"] == "KeyboardInterrupt": raise KeyboardInterrupt
+                why = f"{stop['stopped']}: {stop['why']}" if stop["why"] else stop["stopped"]
+                raise UserError(f"an evaluation worker stopped ({why}); run again to resume")
+    finally:
+        for p in live.values():
+            if p.is_alive(): p.terminate()
+            p.join()
+
+# %% ../../nbs/10_evals.ipynb #f0c1a004
 def _run_solver(run: RunDir, name: str, solver: Solver, index: Sequence[int], tasks: Sequence[InductionTask],
-                ex: Executor, functions: FunctionDefSet | None, seed: int, progress: bool) -> list[dict]:
-    "Run `solver` on the tasks of `index` not in its results file yet; its result lines, in the order of `index`."
+                ex: Executor, functions: FunctionDefSet | None, seed: int, progress: bool, workers: int = 1) -> list[dict]:
+    """Run `solver` on the tasks of `index` not in its results file yet (shared among `workers` forked processes if the
+    solver is `fork_safe` and this process `can_fork`, what they remembered handed back); its result lines, in the
+    order of `index`."""
     from tqdm.auto import tqdm
+    _memory = lambda s: (getattr(s, "memory", None), getattr(s, "remember", None))   # a solver need not be a `Solver`
     rpath = run.results / f"{name}.jsonl"
     done = {r["task"]: r for r in load_results(rpath) if r.get("task") is not None}
     todo = [i for i in index if i not in done]
-    n = max(1, getattr(solver, "eval_batch", 1))                 # tasks handed over at once (see `evaluate_batch`)
+    lines_of = lambda part: _lines(solver, name, tasks, part, ex, functions, seed)
+    shared = workers > 1 and len(todo) > 1 and getattr(solver, "fork_safe", False) and can_fork()
     with open(rpath, "a", encoding="utf-8") as f, tqdm(total=len(todo), desc=f"eval {name}", unit="task",
                                                        disable=not progress or not todo) as bar:
-        for part in (todo[s:s + n] for s in range(0, len(todo), n)):
-            if n > 1: lines = evaluate_batch(solver, name, [tasks[i] for i in part], part, ex, functions)
-            else:
-                if isinstance(getattr(solver, "rng", None), random.Random): solver.rng.seed(f"{seed}:{name}:{part[0]}")
-                lines = [evaluate_task(solver, name, tasks[part[0]], part[0], ex, functions)]
+        for lines in forked_lines(lines_of, todo, workers, *_memory(solver)) if shared else lines_of(todo):
             for r in lines: f.write(json.dumps(r) + "\n"); done[r["task"]] = r
-            f.flush(); bar.update(len(part))
+            f.flush(); bar.update(len(lines))
         os.fsync(f.fileno())
     return [done[i] for i in index]
 
@@ -270,13 +329,16 @@ def run_evaluation(eval_file: str | Path = DEFAULT_EVAL_SET, solver_names: Seque
                    seed: int = 0, solver_args: dict | None = None, sample: str = "first",
                    functions: FunctionDefSet | None = None,
                    plots: bool = True, progress: bool = True, solvers: dict[str, Solver] | None = None,
-                   model_name: str | None = None) -> dict:
-    "Evaluate solvers on a task file into a run directory (resuming it); returns `{solver: summarize(...)}`."
+                   model_name: str | None = None, workers: int = 1) -> dict:
+    """Evaluate solvers on a task file into a run directory (resuming it); returns `{solver: summarize(...)}`. `workers`:
+    processes that share each solver's tasks where it can (see `_run_solver`)."""
     solver_names = parse_solver_names(solver_names)
     if not solver_names and not solvers: raise UserError("no solver names given")
     if num_samples is not None and num_samples < 1: raise UserError("--num_samples must be at least 1")
     if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int) or budget < 1):
         raise UserError(f"--budget must be a whole number, 1 or more (got {budget!r:.40})")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise UserError(f"--workers must be a whole number, 1 or more (got {workers!r:.40})")
     if sample not in ("first", "random"): raise UserError(f"--sample must be 'first' or 'random', not {sample!r}")
     fs = functions if functions is not None else default_functions()
     names, built = _build_solvers(solver_names, budget, solver_args, solvers, model_name)
@@ -292,7 +354,7 @@ def run_evaluation(eval_file: str | Path = DEFAULT_EVAL_SET, solver_names: Seque
         run = RunDir(run_dir, config)
         run.log("start", tasks=len(index), resumed=run.resumed)
         ex = Executor(fs)
-        summary = {n: summarize(_run_solver(run, n, built[n], index, all_tasks, ex, functions, seed, progress)) for n in names}
+        summary = {n: summarize(_run_solver(run, n, built[n], index, all_tasks, ex, functions, seed, progress, workers)) for n in names}
         write_json_atomic(run.path / "summary.json", summary)
         run.log("summary", summary=summary)
         if plots: plot_summary(summary, run.plots)
@@ -321,6 +383,8 @@ class EvalConfig:
         "help": f"the model of the solvers that take one ({', '.join(MODEL_SOLVERS)}): a checkpoint directory, a model size, a cached hub name or a hosted model"})
     seed: int = field(default=0, metadata={"help": "seed of the task sample and the solvers"})
     solver_args: str | None = field(default=None, metadata={"help": "JSON object of extra keyword arguments for the solvers"})
+    workers: int = field(default=1, metadata={"help": "processes that share each solver's tasks (forked, one CPU thread each; "
+                                                   "solvers that hold a socket or a GPU run here alone)", "min": 1})
     no_plots: bool = field(default=False, metadata={"help": "do not draw the plots"})
     quiet: bool = field(default=False, metadata={"help": "no progress bar"})
 
@@ -366,7 +430,7 @@ def main(argv: list[str] | None = None) -> int:
     run_dir = default_run_dir(eval_file, a.names, a.budget, a.num_samples, a.seed)
     run_dir = a.run_dir or (Path(a.output_dir) / run_dir.name if a.output_dir else run_dir)
     summary = run_evaluation(eval_file, a.names, a.num_samples, a.budget, run_dir, a.seed, a.kwargs(), a.sample,
-                             plots=not a.no_plots, progress=not a.quiet, model_name=a.model_name)
+                             plots=not a.no_plots, progress=not a.quiet, model_name=a.model_name, workers=a.workers)
     for n, s in summary.items(): print(summary_line(n, s))
     print(f"results: {run_dir}")
     return 0

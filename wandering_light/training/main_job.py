@@ -28,7 +28,7 @@ from .rl_grpo import GRPORunConfig, run_grpo
 
 # %% ../../nbs/16_main_job.ipynb #33172aaa
 PROFILE_KEYS = ("tasks", "sft_model", "sft_lr", "sft_steps", "sft_batch", "sft_minutes", "sft_compile", "sft_tool_set",
-                "sft_eval_every", "world_steps", "world_minutes", "world_lr", "world_init", "world_digits",
+                "sft_eval_every", "world_steps", "world_minutes", "world_lr", "world_init", "world_digits", "world_examples",
                 "plan_depth", "plan_k", "plan_read", "grpo_steps", "grpo_batch", "grpo_minutes", "select_from", "heldout", "upstream", "guided_budget")
 PROFILES = {name: {k: r[k] for k in PROFILE_KEYS} for name in ("quickstart", "smoke") for r in [load_recipe(name)]}
 UPSTREAM = "upstream480"
@@ -56,6 +56,8 @@ class MainJobConfig:
                             "tool returns); with world_minutes an upper bound (0: no world stage)", min=0)
     world_minutes: float | None = _opt(3.4, "world-model training-time limit in minutes (none: no limit)")
     world_lr: float = _opt(0.0003, "world-model peak learning rate", min=1e-6)
+    world_examples: int | None = _opt(160_000, "world-model examples kept, a seeded sample (none: all; 3.4 minutes took "
+                                      "93k of the 285k that 40,000 tasks make, and the other 125k took 12 to 17 s to tokenize and measure)", min=1)
     world_init: bool = _opt(True, "start the world model from the policy's weights (RUN/sft/model, whose steps taught it "
                             "some world examples) instead of fresh ones")
     world_digits: int = _opt(3, "floats in the world model's examples and questions to this many significant digits", min=1)
@@ -75,6 +77,8 @@ class MainJobConfig:
     run_dir: str | None = _opt(None, "run directory (default runs/quickstart, or runs/quickstart-smoke)")
     seed: int = _opt(0, "random seed")
     threads: int = _opt(0, "torch CPU threads (0: torch's default, every core)", min=0)
+    eval_workers: int = _opt(0, "processes that share each solver's evaluation tasks, forked, a CPU thread each (0: one per "
+                             "torch thread; 1: this process, on all its threads)", min=0)
     quiet: bool = _opt(False, "no progress bars")
     verbose: bool = _opt(False, "also the libraries' own progress bars")
 
@@ -117,7 +121,7 @@ def stage_world(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool =
     return run_sft(sft_config(run.path / "data", run.path / "world", p, seed, threads, quiet, verbose, task="world", model_name=start,
                               world_share=1.0, oneshot_share=0.0, world_digits=p["world_digits"], world_tools="any", tool_set=False,
                               learning_rate=p["world_lr"], max_steps=p["world_steps"], time_limit=p["world_minutes"],
-                              clock_schedule=p["world_minutes"] is not None))
+                              clock_schedule=p["world_minutes"] is not None, max_examples=p["world_examples"]))
 
 # %% ../../nbs/16_main_job.ipynb #e4cd8c25
 def stage_grpo(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = False) -> dict:
@@ -148,8 +152,9 @@ def solvers(run: RunDir, p: dict) -> dict:
                   "random-100": get_solver_by_name("random", budget=100)}
 
 # %% ../../nbs/16_main_job.ipynb #ee184ef4
-def stage_eval(run: RunDir, p: dict, seed: int, quiet: bool) -> dict:
-    "`run_evaluation` of every solver on held-out test tasks and on the upstream 480-task set (one progress bar)."
+def stage_eval(run: RunDir, p: dict, seed: int, quiet: bool, workers: int = 1) -> dict:
+    """`run_evaluation` of every solver on held-out test tasks and on the upstream 480-task set (one progress bar), each
+    solver's tasks shared among `workers` processes where it can be."""
     from tqdm.auto import tqdm
     from wandering_light.evals.run_evaluation import run_evaluation
     held = run.path / "heldout_test.jsonl.gz"
@@ -158,7 +163,8 @@ def stage_eval(run: RunDir, p: dict, seed: int, quiet: bool) -> dict:
     out, sets = {}, [("heldout", held, None), (UPSTREAM, DEFAULT_EVAL_SET, p["upstream"])]
     both = solvers(run, p)                  # one set of solvers for both sets: what the planner's world model answered carries over
     for name, f, n in tqdm(sets, desc="evaluation sets", disable=quiet):
-        out[name] = run_evaluation(f, [], num_samples=n, run_dir=run.path / f"eval-{name}", seed=seed, solvers=both, progress=False)
+        out[name] = run_evaluation(f, [], num_samples=n, run_dir=run.path / f"eval-{name}", seed=seed, solvers=both, progress=False,
+                                   workers=workers)
     return out
 
 # %% ../../nbs/16_main_job.ipynb #ddf326a5
@@ -252,7 +258,8 @@ def run_job(cfg: MainJobConfig, run_dir: str | Path) -> dict:
     sft = _stage(run, timing, "sft", lambda: stage_sft(run, p, seed, th, q, v), q)
     world = _stage(run, timing, "world", lambda: stage_world(run, p, seed, th, q, v), q)
     grpo = _stage(run, timing, "grpo", lambda: stage_grpo(run, p, seed, th, q, v), q)
-    evals = _stage(run, timing, "eval", lambda: stage_eval(run, p, seed, q), q)
+    workers = cfg.eval_workers or torch.get_num_threads()
+    evals = _stage(run, timing, "eval", lambda: stage_eval(run, p, seed, q, workers), q)
     main_job_report(run, evals, sft, grpo, timing, world)
     h = headline(evals)
     write_text_atomic(path / "summary.json", json.dumps({"headline": h, "timing_s": timing}, indent=2) + "\n")

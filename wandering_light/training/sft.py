@@ -71,6 +71,8 @@ class SFTRunConfig(TrainOptions, SFTConfig):
                             "showed no gain in trials: see the steps chapter)", min=0.0)
     tool_set: bool = _opt(False, "steps, with --target-loss: learn a step's tool as the set of its optimal tools (-log of "
                           "their total probability) instead of the one drawn among them (see the steps chapter)")
+    max_examples: int | None = _opt(None, "steps and world: at most this many training examples, a seeded sample of them "
+                                    "taken before tokenizing (a run on the clock that uses fewer needs no more; none: all)", min=1)
     self_tasks: int = _opt(4_000, "self: training tasks the start policy is rolled out on (its outcomes are the "
                          "labels; benchmarks/self_knowledge.py takes 30,000: on 6,000 the evaluator overfitted)", min=1)
     self_max_steps: int = _opt(8, "self: the budget of that rollout, in tools", min=1)
@@ -308,9 +310,9 @@ def run_sft(cfg: SFTRunConfig) -> dict:
         if cfg.task in ("steps", "world"): model.config.wl_world_format, model.config.wl_world_digits = "value" if per_value else "batch", cfg.world_digits
         if cfg.task == "steps": ds = step_dataset(data["train"], cfg.world_share, cfg.oneshot_share, cfg.seed, tok, cfg.target_loss,
                                                     cfg.step_results, pairs=cfg.pair_loss > 0, world_values=per_value, tool_set=cfg.tool_set,
-                                                    world_digits=cfg.world_digits, world_tools=cfg.world_tools)
+                                                    world_digits=cfg.world_digits, world_tools=cfg.world_tools, limit=cfg.max_examples)
         elif cfg.task == "world": ds = step_dataset(data["train"], 1.0, 0.0, cfg.seed, tok, True, steps=False, world_values=per_value,
-                                                    world_digits=cfg.world_digits, world_tools=cfg.world_tools)  # tokenized here, in batches
+                                                    world_digits=cfg.world_digits, world_tools=cfg.world_tools, limit=cfg.max_examples)  # tokenized here, in batches
         elif cfg.task == "self":                # labels: what the start policy does, one greedy rollout per task
             from wandering_light.stepwise import StepPolicy
             rows = outcome_rows(StepPolicy(model, tok), _sample(data["train"], cfg.self_tasks, f"{cfg.seed}:self"), cfg.self_max_steps,
