@@ -289,7 +289,6 @@ def _run_solver(run: RunDir, name: str, solver: Solver, index: Sequence[int], ta
     solver is `fork_safe` and this process `can_fork`, what they remembered handed back); its result lines, in the
     order of `index`."""
     from tqdm.auto import tqdm
-    _memory = lambda s: (getattr(s, "memory", None), getattr(s, "remember", None))   # a solver need not be a `Solver`
     rpath = run.results / f"{name}.jsonl"
     done = {r["task"]: r for r in load_results(rpath) if r.get("task") is not None}
     todo = [i for i in index if i not in done]
@@ -297,7 +296,7 @@ def _run_solver(run: RunDir, name: str, solver: Solver, index: Sequence[int], ta
     shared = workers > 1 and len(todo) > 1 and getattr(solver, "fork_safe", False) and can_fork()
     with open(rpath, "a", encoding="utf-8") as f, tqdm(total=len(todo), desc=f"eval {name}", unit="task",
                                                        disable=not progress or not todo) as bar:
-        for lines in forked_lines(lines_of, todo, workers, *_memory(solver)) if shared else lines_of(todo):
+        for lines in forked_lines(lines_of, todo, workers, solver.memory, solver.remember) if shared else lines_of(todo):
             for r in lines: f.write(json.dumps(r) + "\n"); done[r["task"]] = r
             f.flush(); bar.update(len(lines))
         os.fsync(f.fileno())
@@ -335,10 +334,9 @@ def run_evaluation(eval_file: str | Path = DEFAULT_EVAL_SET, solver_names: Seque
     solver_names = parse_solver_names(solver_names)
     if not solver_names and not solvers: raise UserError("no solver names given")
     if num_samples is not None and num_samples < 1: raise UserError("--num_samples must be at least 1")
-    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int) or budget < 1):
-        raise UserError(f"--budget must be a whole number, 1 or more (got {budget!r:.40})")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise UserError(f"--workers must be a whole number, 1 or more (got {workers!r:.40})")
+    for flag, v in (("budget", budget), ("workers", workers)):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+            raise UserError(f"--{flag} must be a whole number, 1 or more (got {v!r:.40})")
     if sample not in ("first", "random"): raise UserError(f"--sample must be 'first' or 'random', not {sample!r}")
     fs = functions if functions is not None else default_functions()
     names, built = _build_solvers(solver_names, budget, solver_args, solvers, model_name)

@@ -56,8 +56,8 @@ class MainJobConfig:
                             "tool returns); with world_minutes an upper bound (0: no world stage)", min=0)
     world_minutes: float | None = _opt(3.4, "world-model training-time limit in minutes (none: no limit)")
     world_lr: float = _opt(0.0003, "world-model peak learning rate", min=1e-6)
-    world_examples: int | None = _opt(160_000, "world-model examples kept, a seeded sample (none: all; 3.4 minutes took "
-                                      "93k of the 285k that 40,000 tasks make, and the other 125k took 12 to 17 s to tokenize and measure)", min=1)
+    world_examples: int | None = _opt(160_000, "world-model examples kept, a seeded sample (none: all; 3.4 minutes used 95k and "
+                                      "104k of the 285k that 40,000 tasks make in two runs, and the rest took 12 to 17 s to tokenize and measure)", min=1)
     world_init: bool = _opt(True, "start the world model from the policy's weights (RUN/sft/model, whose steps taught it "
                             "some world examples) instead of fresh ones")
     world_digits: int = _opt(3, "floats in the world model's examples and questions to this many significant digits", min=1)
