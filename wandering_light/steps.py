@@ -21,7 +21,8 @@ from . import prompts as P
 
 # %% auto #0
 __all__ = ['STEP_DISTANCE_WEIGHTS', 'TARGET_OFFSET', 'PAIR_OFFSET', 'task_route', 'step_rows', 'world_value_pairs',
-           'step_examples', 'result_tail', 'tokenized_examples', 'target_loss', 'step_dataset', 'step_states']
+           'step_examples', 'result_tail', 'tokenized_examples', 'target_loss', 'fit_rows', 'step_dataset',
+           'step_states']
 
 # %% ../nbs/07b_steps.ipynb #f88e190c
 def task_route(task: InductionTask, space: SearchSpace | None = None,
@@ -188,6 +189,12 @@ def target_loss(logits: torch.Tensor, labels: torch.Tensor, weight: float = 1.0,
     first = mean_ce(tool) if optimal is None else _set_ce(logits, tool, optimal[:, None].expand(b, t - 1, -1).flatten(0, 1))
     return first + weight * mean_ce(target) + pair_weight * mean_ce(pair)
 
+# %% ../nbs/07b_steps.ipynb #ad17c004
+def fit_rows(rows: list[dict], max_length: int) -> list[dict]:
+    "Tokenized rows as TRL's preparation leaves them: `input_ids` and `labels` cut to `max_length` (the start kept), rows with no label left dropped."
+    cut = lambda r: r if len(r["input_ids"]) <= max_length else r | {"input_ids": r["input_ids"][:max_length], "labels": r["labels"][:max_length]}
+    return [c for c in map(cut, rows) if any(x != -100 for x in c["labels"])]
+
 # %% ../nbs/07b_steps.ipynb #9e201f29
 def _tool_ids(tokenizer, tools: Sequence[str]) -> list[int]:
     "The token ids of `tools` when there are several, each one token (the DSL tokenizer's); else [] (nothing to learn as a set)."
@@ -197,10 +204,11 @@ def _tool_ids(tokenizer, tools: Sequence[str]) -> list[int]:
 def step_dataset(tasks: Sequence[InductionTask], world_share: float = 0.0, oneshot_share: float = 0.0, seed: int = 0,
                  tokenizer=None, target_loss: bool = False, results: bool = False, pairs: bool = False, steps: bool = True,
                  world_values: bool = False, world_digits: int | None = None, world_tools: str = "route",
-                 tool_set: bool = False, limit: int | None = None):
+                 tool_set: bool = False, limit: int | None = None,
+                 max_length: int | None = None):
     """`step_examples` as a shuffled `datasets.Dataset`: columns `prompt`, `completion`, `kind`; with `target_loss`,
     tokenized by `tokenizer` with the target values learnt too (columns `input_ids`, `labels`, `kind`; see below), with
-    `results` the chosen tool's results after it, with `pairs` the tool after each pair line; `steps=False`: no step rows; `world_values`: world rows one value each, `world_digits`: their floats so rounded, `world_tools`: which tools they ask about; `tool_set` (with `target_loss`): a column `optimal`, the token ids of a step's optimal tools when there are several (else empty); `limit`: at most this many rows, the first of the shuffle (a seeded sample), cut before tokenizing."""
+    `results` the chosen tool's results after it, with `pairs` the tool after each pair line; `steps=False`: no step rows; `world_values`: world rows one value each, `world_digits`: their floats so rounded, `world_tools`: which tools they ask about; `tool_set` (with `target_loss`): a column `optimal`, the token ids of a step's optimal tools when there are several (else empty); `limit`: at most this many rows, the first of the shuffle (a seeded sample), cut before tokenizing; `max_length` (with `target_loss`): tokenized rows cut to it as TRL would (`fit_rows`)."""
     import datasets
     if (results or pairs or tool_set) and not target_loss:
         raise ValueError("results, pairs and tool sets are learnt by the target loss: give target_loss=True")
@@ -213,6 +221,7 @@ def step_dataset(tasks: Sequence[InductionTask], world_share: float = 0.0, onesh
         if tokenizer is None: raise ValueError("target_loss needs the tokenizer")
         extra = [{"kind": r["kind"]} | ({"optimal": _tool_ids(tokenizer, r.get("optimal", ()))} if tool_set else {}) for r in rows]
         rows = [r | e for r, e in zip(tokenized_examples(tokenizer, rows, pairs=pairs), extra)]
+        if max_length is not None: rows = fit_rows(rows, max_length)
     return datasets.Dataset.from_list(rows)
 
 # %% ../nbs/07b_steps.ipynb #6d26ae1d

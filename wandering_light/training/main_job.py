@@ -45,7 +45,7 @@ class MainJobConfig:
     sft_steps: int = _opt(40_000, "SFT steps (step-wise, world-model and one-shot examples); with sft_minutes an upper "
                           "bound, the schedule then runs on the clock", min=1)
     sft_batch: int = _opt(16, "SFT batch size", min=1)
-    sft_minutes: float | None = _opt(6.0, "SFT training-time limit in minutes (none: no limit)")
+    sft_minutes: float | None = _opt(5.6, "SFT training-time limit in minutes (none: no limit)")
     sft_compile: bool = _opt(False, "train a torch.compile'd model: 1.21 times the SFT steps a minute on a 2-core CPU "
                              "(benchmarks/compile.py); needs a C compiler")
     sft_tool_set: bool = _opt(True, "learn a step's tool as the set of its optimal tools (`wl sft --tool-set`): in two "
@@ -54,7 +54,7 @@ class MainJobConfig:
     sft_eval_every: int = _opt(5_000, "SFT steps between held-out evaluations", min=1)
     world_steps: int = _opt(40_000, "world-model SFT steps (a second model of sft_model's size from scratch, taught what a "
                             "tool returns); with world_minutes an upper bound (0: no world stage)", min=0)
-    world_minutes: float | None = _opt(3.4, "world-model training-time limit in minutes (none: no limit)")
+    world_minutes: float | None = _opt(3.0, "world-model training-time limit in minutes (none: no limit)")
     world_lr: float = _opt(0.0003, "world-model peak learning rate", min=1e-6)
     world_examples: int | None = _opt(160_000, "world-model examples kept, a seeded sample (none: all; 3.4 minutes used 95k and "
                                       "104k of the 285k that 40,000 tasks make in two runs, and the rest took 12 to 17 s to tokenize and measure)", min=1)

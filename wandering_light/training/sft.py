@@ -7,7 +7,7 @@ Docs: https://wandering-light.github.io/wandering_light/sft.html.md"""
 # %% ../../nbs/12_sft.ipynb #51f33350
 from __future__ import annotations
 if __name__ == "__main__" and not __package__ and "__file__" in globals(): __import__("wandering_light.utils").utils.rerun_as_module(__file__)
-import json, os, random, sys, time
+import copy, json, os, random, sys, time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,8 +16,8 @@ from typing import Sequence
 # %% auto #0
 __all__ = ['SFTRunConfig', 'parse_args', 'induction_dataset', 'parse_lengths', 'asked_lengths', 'proposer_dataset',
            'prepare_data', 'evaluate_induction', 'HeldOutEvalCallback', 'StepEvalCallback', 'ProposerEvalCallback',
-           'eval_callback', 'TargetLossTrainer', 'ToolSetCollator', 'run_sft', 'print_summary', 'main',
-           'quiet_datasets']
+           'eval_callback', 'LengthGroupedSFTTrainer', 'TargetLossTrainer', 'ToolSetCollator', 'run_sft',
+           'print_summary', 'main', 'quiet_datasets']
 
 # %% ../../nbs/12_sft.ipynb #b8546c43
 import torch
@@ -84,7 +84,7 @@ class SFTRunConfig(TrainOptions, SFTConfig):
     group_by_length: bool = _opt(True, "batch examples of similar length together (less padding)")
     lr_scheduler_type: str = _opt("cosine", "learning-rate schedule")
     save_total_limit: int | None = _opt(2, "checkpoints kept", min=1)
-    max_length: int | None = _opt(512, "longest example in tokens (longer ones are left out)", min=1)
+    max_length: int | None = _opt(512, "longest example in tokens (longer ones are cut to it, their start kept, and dropped if nothing to learn is left)", min=1)
 
     completion_only_loss: bool | None = _opt(True, "loss on the completion only")
 
@@ -271,9 +271,22 @@ def eval_callback(cfg, data: dict, tok, tr: TrainRun, at_start: bool = False, so
     return ProposerEvalCallback({"heldout": prompts}, tok, tr.run, tr.clock, cfg.eval_every, at_start=at_start,
                                 solver=solver[0] if solver else None, solver_tokenizer=solver[1] if solver else None)
 
+# %% ../../nbs/12_sft.ipynb #05f94f8d
+class LengthGroupedSFTTrainer(SFTTrainer):
+    "TRL's `SFTTrainer` whose length-grouped sampler takes the examples' lengths from the `input_ids` column at once."
+    def _get_train_sampler(self, train_dataset=None):
+        import datasets, pyarrow.compute as pc
+        from transformers.trainer_pt_utils import LengthGroupedSampler
+        ds = self.train_dataset if train_dataset is None else train_dataset
+        if (self.args.train_sampling_strategy != "group_by_length" or not isinstance(ds, datasets.Dataset)
+                or ds._indices is not None or "input_ids" not in ds.column_names):
+            return super()._get_train_sampler(train_dataset)
+        lengths = pc.list_value_length(ds.data.column("input_ids")).to_pylist()
+        return LengthGroupedSampler(self.args.train_batch_size * self.args.gradient_accumulation_steps, lengths=lengths)
+
 # %% ../../nbs/12_sft.ipynb #0dcf3fc7
-class TargetLossTrainer(SFTTrainer):
-    "TRL's `SFTTrainer` whose loss is `steps.target_loss`: the completion's mean plus the target values' (and the pairs') mean."
+class TargetLossTrainer(LengthGroupedSFTTrainer):
+    "TRL's `SFTTrainer` (its sampler as above) whose loss is `steps.target_loss`: the completion's mean plus the target values' (and the pairs') mean."
     target_weight, pair_weight = 1.0, 1.0          # as `target_loss`; `run_sft` sets the pairs' from --pair-loss
     loss_is_scaled_for_ga = False       # a mean per micro-batch: the Trainer divides it by the accumulation steps
 
@@ -308,11 +321,14 @@ def run_sft(cfg: SFTRunConfig) -> dict:
         model, tok, _ = start_model(cfg.model_name, cfg.seed)
         per_value = cfg.task == "world" if cfg.world_per_value is None else cfg.world_per_value
         if cfg.task in ("steps", "world"): model.config.wl_world_format, model.config.wl_world_digits = "value" if per_value else "batch", cfg.world_digits
+        own_cut = ((cfg.task == "world" or cfg.task == "steps" and cfg.target_loss) and not cfg.packing
+                   and cfg.truncation_mode == "keep_start")      # tokenized rows cut here as TRL would, so that it skips its pass
+        cut = cfg.max_length if own_cut else None
         if cfg.task == "steps": ds = step_dataset(data["train"], cfg.world_share, cfg.oneshot_share, cfg.seed, tok, cfg.target_loss,
                                                     cfg.step_results, pairs=cfg.pair_loss > 0, world_values=per_value, tool_set=cfg.tool_set,
-                                                    world_digits=cfg.world_digits, world_tools=cfg.world_tools, limit=cfg.max_examples)
+                                                    world_digits=cfg.world_digits, world_tools=cfg.world_tools, limit=cfg.max_examples, max_length=cut)
         elif cfg.task == "world": ds = step_dataset(data["train"], 1.0, 0.0, cfg.seed, tok, True, steps=False, world_values=per_value,
-                                                    world_digits=cfg.world_digits, world_tools=cfg.world_tools, limit=cfg.max_examples)  # tokenized here, in batches
+                                                    world_digits=cfg.world_digits, world_tools=cfg.world_tools, limit=cfg.max_examples, max_length=cut)
         elif cfg.task == "self":                # labels: what the start policy does, one greedy rollout per task
             from wandering_light.stepwise import StepPolicy
             rows = outcome_rows(StepPolicy(model, tok), _sample(data["train"], cfg.self_tasks, f"{cfg.seed}:self"), cfg.self_max_steps,
@@ -322,8 +338,10 @@ def run_sft(cfg: SFTRunConfig) -> dict:
         elif cfg.task == "proposer": ds = proposer_dataset(data["train"], ask_length=cfg.ask_length)
         else: ds = induction_dataset(data["train"])
 
-        trainer_cls = TargetLossTrainer if cfg.task == "steps" and cfg.target_loss else SFTTrainer
-        trainer = trainer_cls(model=model, args=cfg, train_dataset=ds, processing_class=tok, peft_config=tr.peft_config(),
+        args = cfg if not own_cut else copy.copy(cfg)
+        if own_cut: args.dataset_kwargs = {**(cfg.dataset_kwargs or {}), "skip_prepare_dataset": True}
+        trainer_cls = TargetLossTrainer if cfg.task == "steps" and cfg.target_loss else LengthGroupedSFTTrainer
+        trainer = trainer_cls(model=model, args=args, train_dataset=ds, processing_class=tok, peft_config=tr.peft_config(),
                              callbacks=tr.callbacks(eval_callback(cfg, data, tok, tr)))
         if isinstance(trainer, TargetLossTrainer): trainer.pair_weight = cfg.pair_loss
         if cfg.task == "steps" and cfg.tool_set: trainer.data_collator = ToolSetCollator(trainer.data_collator)
