@@ -12,8 +12,8 @@ from pathlib import Path
 
 # %% auto #0
 __all__ = ['PROFILE_KEYS', 'PROFILES', 'UPSTREAM', 'LIFTS', 'MainJobConfig', 'stage_data', 'sft_config', 'stage_sft',
-           'stage_world', 'stage_grpo', 'solvers', 'stage_eval', 'headline', 'main_job_report', 'run_job',
-           'run_main_job']
+           'world_config', 'stage_world', 'stage_grpo', 'solvers', 'stage_eval', 'headline', 'main_job_report',
+           'run_job', 'run_main_job']
 
 # %% ../../nbs/16_main_job.ipynb #a21e0928
 import torch
@@ -56,8 +56,8 @@ class MainJobConfig:
                             "tool returns); with world_minutes an upper bound (0: no world stage)", min=0)
     world_minutes: float | None = _opt(3.0, "world-model training-time limit in minutes (none: no limit)")
     world_lr: float = _opt(0.0003, "world-model peak learning rate", min=1e-6)
-    world_examples: int | None = _opt(160_000, "world-model examples kept, a seeded sample (none: all; 3.4 minutes used 95k and "
-                                      "104k of the 285k that 40,000 tasks make in two runs, and the rest took 12 to 17 s to tokenize and measure)", min=1)
+    world_examples: int | None = _opt(160_000, "world-model examples kept, a seeded sample (none: all; 3.0 minutes used 87k of "
+                                      "the 285k that 40,000 tasks make in one run, and the rest took 12 to 17 s to tokenize and measure)", min=1)
     world_init: bool = _opt(True, "start the world model from the policy's weights (RUN/sft/model, whose steps taught it "
                             "some world examples) instead of fresh ones")
     world_digits: int = _opt(3, "floats in the world model's examples and questions to this many significant digits", min=1)
@@ -112,16 +112,19 @@ def stage_sft(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = F
     return run_sft(sft_config(run.path / "data", run.path / "sft", p, seed, threads, quiet, verbose))
 
 # %% ../../nbs/16_main_job.ipynb #1416bbc9
+def world_config(path: Path, p: dict, seed: int, threads=None, quiet: bool = True, verbose: bool = False) -> SFTRunConfig:
+    """The world stage's options for profile `p` in the run at `path`: a world model (the profile's size, from scratch or
+    from the policy's weights) on its data: what any tool that takes a step's values returns, one value at a time, floats
+    to the profile's digits, a seeded `world_examples` of those rows."""
+    start = str(path / "sft" / "model") if p["world_init"] else p["sft_model"]
+    return sft_config(path / "data", path / "world", p, seed, threads, quiet, verbose, task="world", model_name=start,
+                      world_share=1.0, oneshot_share=0.0, world_digits=p["world_digits"], world_tools="any", tool_set=False,
+                      learning_rate=p["world_lr"], max_steps=p["world_steps"], time_limit=p["world_minutes"],
+                      clock_schedule=p["world_minutes"] is not None, max_examples=p["world_examples"])
+
 def stage_world(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = False) -> dict:
-    """A world model (the profile's size, from scratch or from the policy's weights) on RUN/data into RUN/world: what
-    any tool that takes a step's values returns, one value at a time, floats to the profile's digits ({} when the
-    profile has no world steps)."""
-    if not p["world_steps"]: return {}
-    start = str(run.path / "sft" / "model") if p["world_init"] else p["sft_model"]
-    return run_sft(sft_config(run.path / "data", run.path / "world", p, seed, threads, quiet, verbose, task="world", model_name=start,
-                              world_share=1.0, oneshot_share=0.0, world_digits=p["world_digits"], world_tools="any", tool_set=False,
-                              learning_rate=p["world_lr"], max_steps=p["world_steps"], time_limit=p["world_minutes"],
-                              clock_schedule=p["world_minutes"] is not None, max_examples=p["world_examples"]))
+    "The world stage into RUN/world (`world_config`; {} when the profile has no world steps)."
+    return run_sft(world_config(run.path, p, seed, threads, quiet, verbose)) if p["world_steps"] else {}
 
 # %% ../../nbs/16_main_job.ipynb #e4cd8c25
 def stage_grpo(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = False) -> dict:

@@ -100,6 +100,8 @@ class SFTRunConfig(TrainOptions, SFTConfig):
         if self.tool_set and not self.target_loss:
             raise UserError("--tool-set is learnt with the target loss: drop --target-loss False, or --tool-set")
         if self.ask_length and self.task != "proposer": raise UserError("--ask-length asks a proposer: it needs --task proposer")
+        if self.max_examples is not None and self.task not in ("steps", "world"):
+            raise UserError(f"--max-examples samples the step-wise and world rows: it needs --task steps or world, not {self.task}")
         if self.learning_rate is None: self.learning_rate = 1e-3 if self.model_name in MODEL_SIZES else 1e-4
         super().__post_init__()
 
