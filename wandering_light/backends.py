@@ -130,6 +130,7 @@ class Backend:
     model_name = "model"
     api = "completions"          # the endpoint `generate`, `next_token_logprobs` and solvers use by default
     concurrency = 1              # requests a server lets at this backend at once (the others wait their turn)
+    fork_safe = False            # may a forked copy of it answer? (nothing held but this process's memory: no socket, no GPU)
 
     def complete(self, prompts: Sequence[str], n: int = 1, temperature: float = 0.0, max_tokens: int = 32,
                  stop: str | Sequence[str] | None = None, logprobs: bool = False, top_logprobs: int = 0,
@@ -173,7 +174,7 @@ def generate(self: Backend, prompts: Sequence[str], n: int = 1, max_new_tokens: 
 # %% ../nbs/09a_backends.ipynb #0ae6a64f
 class LocalBackend(Backend):
     "A Hugging Face causal LM in this process (see above)."
-    name = "local"
+    name, fork_safe = "local", True       # its model in this process's memory (`run_evaluation` checks for a GPU)
     def __init__(self, model, tokenizer, model_name: str = "local", batch_size: int = 64):
         self.model, self.tokenizer, self.model_name, self.batch_size = model, tokenizer, model_name, batch_size
         self._lock = threading.Lock()

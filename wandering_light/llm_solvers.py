@@ -49,6 +49,11 @@ class LLMSolver(Solver):
         fs = functions if functions is not None else self.functions
         return P.induction_prompt(as_typed(input_list), as_typed(output_list), self.style, fs)
 
+    @property
+    def fork_safe(self) -> bool:
+        "Its tasks may be shared among forked processes where its backend may be copied so (a local model, not a server)."
+        return getattr(self.backend, "fork_safe", False)
+
     def __repr__(self):
         return (f"LLMSolver({self.backend!r}, budget={self.budget}, style={self.style!r}, api={self.api!r}, "
                 f"temperature={self.temperature})")

@@ -67,12 +67,13 @@ class StepPolicy(Policy):
 @patch
 @torch.no_grad()
 def read_once(self: StepPolicy, states: Sequence[TypedList], targets: Sequence[TypedList]) -> list[dict[str, float] | None]:
-    "One view of each state: one forward pass per batch; the last position's log-probabilities, renormalised over the candidates."
+    """One view of each state: one forward pass per batch of prompts of like length (few pad tokens to compute); the last
+    position's log-probabilities, renormalised over the candidates."""
     from wandering_light.models import _prompt_ids, _pad_right, _pad_id, _device, choice_logprobs
     was = self.model.training; self.model.eval()
     prompts = [P.step_prompt(s, t) + " " for s, t in zip(states, targets)]
     cands, p_ids = [self.candidates(s.item_type) for s in states], _prompt_ids(self.tok, prompts)
-    fit = [k for k, ids in enumerate(p_ids) if len(ids) <= self.max_tokens]
+    fit = sorted((k for k, ids in enumerate(p_ids) if len(ids) <= self.max_tokens), key=lambda k: len(p_ids[k]))
     out: list = [None] * len(prompts)
     if self.token is None:
         for k in fit:
