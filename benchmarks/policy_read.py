@@ -3,11 +3,13 @@
 It takes a finished main job (`wl quickstart`: its policy, its world model and its held-out tasks in `--run-dir`) and
 records every batch of (state, target) questions the policy is asked while the job's `stepwise-plan` solver rolls out
 the first `--tasks` held-out tasks (each step planned with the world model: the evaluation's heaviest user of the
-policy). It then reads those batches again, `--repeats` times each way, both in this process: as before (the baseline:
-each run of `batch_size` questions in the order asked, one forward pass each, padded to its longest prompt) and as now
-(all of a batch's questions sorted by prompt length first). Figures: the seconds of each way (the best of the repeats),
-the baseline's over the new (the speed-up), the prompt tokens each way computes (pad tokens included) and the real ones,
-and how far the answers differ: the largest difference of a log-probability, and the questions whose likeliest tool differs.
+policy). It then reads those batches again, `--repeats` times each way, all in this process: as before (the baseline:
+each run of `batch_size` questions in the order asked, one forward pass each, padded to its longest prompt); sorted by
+prompt length and cut every `batch_size` questions (`rows`); and as now, sorted and cut by `batch_size` and
+`batch_tokens` (`length_batches`: short prompts in big batches, long ones in small). Figures: the seconds of each way
+(the best of the repeats), the baseline's over each (the speed-up), the prompt tokens each way computes (pad tokens
+included) and the real ones, and how far the answers differ from the baseline's: the largest difference of a
+log-probability, and the questions whose likeliest tool differs.
 Usage: python benchmarks/policy_read.py [--save] [--run-dir runs/quickstart] [--tasks 150] [--repeats 3]
 """
 import argparse, json, sys, time
@@ -32,14 +34,13 @@ def record(run: Path, p: dict, tasks: int) -> tuple:
     policy.read_once = read
     return policy, asked
 
-def tokens(policy, asked, sort: bool) -> int:
-    "The prompt tokens the forward passes compute, pad tokens included, in batches of `batch_size` (sorted or as asked)."
+def tokens(policy, asked, cut) -> int:
+    "The prompt tokens the forward passes compute, pad tokens included, in the batches `cut(lengths)` makes of each call."
     from wandering_light import prompts as P
     total = 0
     for states, targets in asked:
         n = [len(policy.tok(P.step_prompt(s, t) + " ")["input_ids"]) for s, t in zip(states, targets)]
-        n = sorted(n) if sort else n
-        total += sum(max(n[k:k + policy.bs]) * len(n[k:k + policy.bs]) for k in range(0, len(n), policy.bs))
+        total += sum(max(n[k] for k in b) * len(b) for b in cut(n))
     return total
 
 def timed(fn, repeats: int) -> tuple[float, list]:
@@ -64,20 +65,31 @@ def main(argv):
     from wandering_light.training.main_job import PROFILE_KEYS
     job = json.loads((run / "config.json").read_text())
     policy, asked = record(run, {k: job[k] for k in PROFILE_KEYS if k in job}, a.tasks)
-    bs = policy.bs
-    # as before: each run of `bs` questions in the order asked is one call, so one forward pass padded to its longest prompt
-    old_s, old = timed(lambda: [x for s, t in asked for k in range(0, len(s), bs) for x in policy.read_once(s[k:k + bs], t[k:k + bs])], a.repeats)
-    new_s, new = timed(lambda: [x for s, t in asked for x in policy.read_once(s, t)], a.repeats)
-    pairs = [(o, n) for o, n in zip(old, new) if o and n]
-    gap = max(abs(o[k] - n[k]) for o, n in pairs for k in o)
-    turned = sum(max(o, key=o.get) != max(n, key=n.get) for o, n in pairs)
+    from wandering_light.stepwise import length_batches
+    bs, budget, inf = policy.bs, policy.batch_tokens, 10 ** 9
+    def read(batch_tokens, chunk):
+        policy.batch_tokens = batch_tokens          # `chunk`: questions a call; each call's batches as `read_once` makes them
+        return [x for s, t in asked for k in range(0, len(s), chunk) for x in policy.read_once(s[k:k + chunk], t[k:k + chunk])]
+    old_s, old = timed(lambda: read(inf, bs), a.repeats)                    # as before: a call (a pass) per `bs` as asked
+    rows_s, rows = timed(lambda: read(inf, inf), a.repeats)                 # sorted, cut every `bs`
+    new_s, new = timed(lambda: read(budget, inf), a.repeats)                # sorted, cut by `bs` and `batch_tokens`
+    def differ(got):
+        pairs = [(o, n) for o, n in zip(old, got) if o and n]
+        return {"max_logprob_difference": float(f"{max(abs(o[k] - n[k]) for o, n in pairs for k in o):.3g}"),
+                "questions_whose_top_tool_differs": sum(max(o, key=o.get) != max(n, key=n.get) for o, n in pairs)}
+    by_len = lambda n: sorted(range(len(n)), key=lambda k: n[k])
+    cuts = {"as_asked": lambda n: [range(k, min(k + bs, len(n))) for k in range(0, len(n), bs)],
+            "by_length_rows": lambda n: length_batches(by_len(n), sorted(n), bs, inf),
+            "by_length_tokens": lambda n: length_batches(by_len(n), sorted(n), bs, budget)}
     from wandering_light import prompts as P
     real = sum(len(policy.tok(P.step_prompt(s, t) + " ")["input_ids"]) for ss, tt in asked for s, t in zip(ss, tt))
-    figures = {"tasks": a.tasks, "threads": torch.get_num_threads(), "batch_size": bs, "batches": len(asked),
-               "questions": sum(len(s) for s, _ in asked), "seconds_as_asked": round(old_s, 2), "seconds_by_length": round(new_s, 2),
-               "ratio_as_asked_to_by_length": round(old_s / new_s, 2), "prompt_tokens_real": real,
-               "prompt_tokens_as_asked": tokens(policy, asked, False), "prompt_tokens_by_length": tokens(policy, asked, True),
-               "max_logprob_difference": float(f"{gap:.3g}"), "questions_whose_top_tool_differs": turned}
+    figures = {"tasks": a.tasks, "threads": torch.get_num_threads(), "batch_size": bs, "batch_tokens": budget,
+               "calls": len(asked), "questions": sum(len(s) for s, _ in asked), "prompt_tokens_real": real,
+               "seconds_as_asked": round(old_s, 2), "seconds_by_length_rows": round(rows_s, 2),
+               "seconds_by_length_tokens": round(new_s, 2), "ratio_as_asked_to_by_length_rows": round(old_s / rows_s, 2),
+               "ratio_as_asked_to_by_length_tokens": round(old_s / new_s, 2),
+               **{f"prompt_tokens_{k}": tokens(policy, asked, c) for k, c in cuts.items()},
+               "by_length_rows_against_as_asked": differ(rows), "by_length_tokens_against_as_asked": differ(new)}
     report("policy_read", figures, argv, notes={"run": str(run)})
 
 if __name__ == "__main__": main(sys.argv[1:])

@@ -22,7 +22,7 @@ from . import prompts as P
 from .calibration import auroc, brier_score, expected_calibration_error, logsumexp
 
 # %% auto #0
-__all__ = ['WORLD_CACHE_SIZE', 'Policy', 'StepPolicy', 'rotations', 'OraclePolicy', 'Rollout', 'rollout_reward',
+__all__ = ['WORLD_CACHE_SIZE', 'Policy', 'StepPolicy', 'length_batches', 'rotations', 'OraclePolicy', 'Rollout', 'rollout_reward',
            'stepwise_attempts', 'as_policy', 'StepwiseSolver', 'GuidedSolver', 'parse_result', 'world_digits',
            'value_answers', 'predict_results', 'closeness', 'agree', 'world_accuracy', 'predict_pipeline', 'load_world',
            'compare_digits', 'world_batch', 'world_predictor', 'WorldPlanner', 'imagined_key', 'target_logprobs',
@@ -48,11 +48,12 @@ class StepPolicy(Policy):
     `views` > 1 reads each state that many times, its pairs in rotated orders, and averages (see below). A model that
     records another step-prompt format (`wl_step_format` in its config, see models) is refused with a `UserError`."""
     def __init__(self, model, tokenizer, functions: FunctionDefSet | None = None, batch_size: int = 64,
-                 max_prompt_tokens: int = 512, views: int = 1):
+                 max_prompt_tokens: int = 512, views: int = 1, batch_tokens: int = 3072):
         super().__init__(functions)
         if views < 1: raise ValueError(f"views must be at least 1, not {views}")
         P.check_step_format(getattr(model, "config", None))
         self.model, self.tok, self.bs, self.max_tokens, self.views = model, tokenizer, batch_size, max_prompt_tokens, views
+        self.batch_tokens = batch_tokens            # a forward pass: at most `batch_size` prompts and about this many tokens
         ids = tokenizer(self.functions.names, add_special_tokens=False)["input_ids"]
         self.token = {n: i[0] for n, i in zip(self.functions.names, ids)} if all(len(i) == 1 for i in ids) else None
 
@@ -63,12 +64,22 @@ class StepPolicy(Policy):
         model, tok = load_model(path, device=device)
         return cls(model, tok, **kw)
 
+# %% ../nbs/09d_stepwise.ipynb #ab0d972f
+def length_batches(order: Sequence[int], lengths: Sequence[int], rows: int, tokens: int) -> list[list[int]]:
+    """`order` (indices sorted by length, shortest first; `lengths` theirs, in that order) cut into runs of at most `rows`
+    indices whose padded size (count times the longest) stays within `tokens`; one longer than `tokens` is a run alone."""
+    out, cur = [], []
+    for k, n in zip(order, lengths):
+        if cur and (len(cur) >= rows or (len(cur) + 1) * n > tokens): out.append(cur); cur = []
+        cur.append(k)
+    return out + [cur] if cur else out
+
 # %% ../nbs/09d_stepwise.ipynb #500a0367
 @patch
 @torch.no_grad()
 def read_once(self: StepPolicy, states: Sequence[TypedList], targets: Sequence[TypedList]) -> list[dict[str, float] | None]:
-    """One view of each state: one forward pass per batch of prompts of like length (few pad tokens to compute); the last
-    position's log-probabilities, renormalised over the candidates."""
+    """One view of each state: one forward pass per batch of prompts of like length (`length_batches`: few pad tokens to
+    compute); the last position's log-probabilities, renormalised over the candidates."""
     from wandering_light.models import _prompt_ids, _pad_right, _pad_id, _device, choice_logprobs
     was = self.model.training; self.model.eval()
     prompts = [P.step_prompt(s, t) + " " for s, t in zip(states, targets)]
@@ -81,8 +92,7 @@ def read_once(self: StepPolicy, states: Sequence[TypedList], targets: Sequence[T
             out[k] = dict(zip(c, choice_logprobs(self.model, self.tok, [prompts[k]], c, batch_size=self.bs)[0].tolist())) if c else {}
     else:
         dev = _device(self.model)
-        for s in range(0, len(fit), self.bs):
-            part = fit[s:s + self.bs]
+        for part in length_batches(fit, [len(p_ids[k]) for k in fit], self.bs, self.batch_tokens):
             ids, mask = _pad_right([p_ids[k] for k in part], _pad_id(self.tok), dev)
             last = self.model(input_ids=ids, attention_mask=mask).logits[torch.arange(len(ids), device=dev), mask.sum(1) - 1]
             for k, row in zip(part, last.float().cpu()):
