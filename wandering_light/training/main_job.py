@@ -54,7 +54,7 @@ class MainJobConfig:
     sft_eval_every: int = _opt(5_000, "SFT steps between held-out evaluations", min=1)
     world_steps: int = _opt(40_000, "world-model SFT steps (a second model of sft_model's size from scratch, taught what a "
                             "tool returns); with world_minutes an upper bound (0: no world stage)", min=0)
-    world_minutes: float | None = _opt(3.0, "world-model training-time limit in minutes (none: no limit)")
+    world_minutes: float | None = _opt(3.4, "world-model training-time limit in minutes (none: no limit)")
     world_lr: float = _opt(0.0003, "world-model peak learning rate", min=1e-6)
     world_examples: int | None = _opt(160_000, "world-model examples kept, a seeded sample (none: all; 3.0 minutes used 87k of "
                                       "the 285k that 40,000 tasks make in one run, and the rest took 12 to 17 s to tokenize and measure)", min=1)
