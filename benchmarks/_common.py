@@ -75,3 +75,13 @@ def stepwise_eval_sets(bench: Path) -> dict:
     from wandering_light.tasks import read_tasks, resolve_task_file, DEFAULT_EVAL_SET
     return {"upstream480": read_tasks(resolve_task_file(DEFAULT_EVAL_SET)),
             "heldout500": read_tasks(Path(bench) / "heldout_test.jsonl.gz")}
+
+def planned_job(run_dir) -> tuple[Path, dict]:
+    """A finished `wl quickstart` run with a world model (its models and held-out tasks) and its profile's settings, or a
+    one-line exit that says to run it first."""
+    run = Path(run_dir)
+    if not all((run / f).exists() for f in ("config.json", "heldout_test.jsonl.gz", "sft/model", "world/model")):
+        sys.exit(f"error: {run} is not a finished `wl quickstart` run with a world model (run `make quickstart` first)")
+    from wandering_light.training.main_job import PROFILE_KEYS
+    job = json.loads((run / "config.json").read_text())
+    return run, {k: job[k] for k in PROFILE_KEYS if k in job}

@@ -10,11 +10,11 @@ success, and the tasks whose result differs between the arms (success or pipelin
 other tasks in a worker, and float sums that differ in the last bit can turn a greedy choice.
 Usage: python benchmarks/eval_workers.py [--save] [--run-dir runs/quickstart] [--tasks 300] [--workers 0]
 """
-import argparse, json, sys, tempfile, time
+import argparse, sys, tempfile, time
 from pathlib import Path
 from types import SimpleNamespace
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import report
+from _common import planned_job, report
 
 SOLVERS = ("stepwise-plan", "guided")
 
@@ -39,14 +39,9 @@ def main(argv):
     ap.add_argument("--tasks", type=int, default=300, help="held-out tasks of the run to evaluate")
     ap.add_argument("--workers", type=int, default=0, help="forked workers (0: one per torch thread)")
     a = ap.parse_args(argv)
-    run = Path(a.run_dir)
-    if not all((run / f).exists() for f in ("config.json", "heldout_test.jsonl.gz", "sft/model", "world/model")):
-        sys.exit(f"error: {run} is not a finished `wl quickstart` run with a world model (run `make quickstart` first)")
+    run, p = planned_job(a.run_dir)
     if a.tasks < 1 or a.workers < 0: sys.exit("error: --tasks must be 1 or more and --workers 0 or more")
     import torch
-    from wandering_light.training.main_job import PROFILE_KEYS
-    job = json.loads((run / "config.json").read_text())
-    p = {k: job[k] for k in PROFILE_KEYS if k in job}
     threads, workers = torch.get_num_threads(), a.workers or torch.get_num_threads()
     with tempfile.TemporaryDirectory() as tmp:
         one = arm(run, p, a.tasks, 1, Path(tmp) / "one")

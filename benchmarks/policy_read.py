@@ -12,15 +12,14 @@ included) and the real ones, and how far the answers differ from the baseline's:
 log-probability, and the questions whose likeliest tool differs.
 Usage: python benchmarks/policy_read.py [--save] [--run-dir runs/quickstart] [--tasks 150] [--repeats 3]
 """
-import argparse, json, sys, time
+import argparse, sys, time
 from pathlib import Path
 from types import SimpleNamespace
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import report
+from _common import planned_job, report
 
 def record(run: Path, p: dict, tasks: int) -> tuple:
     "The policy and every batch of questions it was asked while `stepwise-plan` rolled out the first `tasks` held-out tasks."
-    from wandering_light.stepwise import StepPolicy
     from wandering_light.tasks import read_tasks
     from wandering_light.training.main_job import solvers
     solver = solvers(SimpleNamespace(path=run), p)["stepwise-plan"]
@@ -34,14 +33,15 @@ def record(run: Path, p: dict, tasks: int) -> tuple:
     policy.read_once = read
     return policy, asked
 
-def tokens(policy, asked, cut) -> int:
-    "The prompt tokens the forward passes compute, pad tokens included, in the batches `cut(lengths)` makes of each call."
+def prompt_lengths(policy, asked) -> list[list[int]]:
+    "The token count of each question's prompt, as `read_once` tokenizes it, call by call."
     from wandering_light import prompts as P
-    total = 0
-    for states, targets in asked:
-        n = [len(policy.tok(P.step_prompt(s, t) + " ")["input_ids"]) for s, t in zip(states, targets)]
-        total += sum(max(n[k] for k in b) * len(b) for b in cut(n))
-    return total
+    from wandering_light.models import _prompt_ids
+    return [[len(i) for i in _prompt_ids(policy.tok, [P.step_prompt(s, t) + " " for s, t in zip(ss, tt)])] for ss, tt in asked]
+
+def padded(lengths: list[list[int]], cut) -> int:
+    "The prompt tokens the forward passes compute, pad tokens included, in the batches `cut(lengths)` makes of each call."
+    return sum(max(n[k] for k in b) * len(b) for n in lengths for b in cut(n))
 
 def timed(fn, repeats: int) -> tuple[float, list]:
     "The best seconds of `repeats` calls of `fn`, and its last result."
@@ -57,14 +57,10 @@ def main(argv):
     ap.add_argument("--tasks", type=int, default=150, help="held-out tasks of the run to roll out")
     ap.add_argument("--repeats", type=int, default=3, help="times each way reads the recorded questions (the best counts)")
     a = ap.parse_args(argv)
-    run = Path(a.run_dir)
-    if not all((run / f).exists() for f in ("config.json", "heldout_test.jsonl.gz", "sft/model", "world/model")):
-        sys.exit(f"error: {run} is not a finished `wl quickstart` run with a world model (run `make quickstart` first)")
+    run, p = planned_job(a.run_dir)
     if a.tasks < 1 or a.repeats < 1: sys.exit("error: --tasks and --repeats must be 1 or more")
     import torch
-    from wandering_light.training.main_job import PROFILE_KEYS
-    job = json.loads((run / "config.json").read_text())
-    policy, asked = record(run, {k: job[k] for k in PROFILE_KEYS if k in job}, a.tasks)
+    policy, asked = record(run, p, a.tasks)
     from wandering_light.stepwise import length_batches
     bs, budget, inf = policy.bs, policy.batch_tokens, 10 ** 9
     def read(batch_tokens, chunk):
@@ -81,14 +77,13 @@ def main(argv):
     cuts = {"as_asked": lambda n: [range(k, min(k + bs, len(n))) for k in range(0, len(n), bs)],
             "by_length_rows": lambda n: length_batches(by_len(n), sorted(n), bs, inf),
             "by_length_tokens": lambda n: length_batches(by_len(n), sorted(n), bs, budget)}
-    from wandering_light import prompts as P
-    real = sum(len(policy.tok(P.step_prompt(s, t) + " ")["input_ids"]) for ss, tt in asked for s, t in zip(ss, tt))
+    lengths = prompt_lengths(policy, asked)
     figures = {"tasks": a.tasks, "threads": torch.get_num_threads(), "batch_size": bs, "batch_tokens": budget,
-               "calls": len(asked), "questions": sum(len(s) for s, _ in asked), "prompt_tokens_real": real,
+               "calls": len(asked), "questions": sum(len(s) for s, _ in asked), "prompt_tokens_real": sum(map(sum, lengths)),
                "seconds_as_asked": round(old_s, 2), "seconds_by_length_rows": round(rows_s, 2),
                "seconds_by_length_tokens": round(new_s, 2), "ratio_as_asked_to_by_length_rows": round(old_s / rows_s, 2),
                "ratio_as_asked_to_by_length_tokens": round(old_s / new_s, 2),
-               **{f"prompt_tokens_{k}": tokens(policy, asked, c) for k, c in cuts.items()},
+               **{f"prompt_tokens_{k}": padded(lengths, c) for k, c in cuts.items()},
                "by_length_rows_against_as_asked": differ(rows), "by_length_tokens_against_as_asked": differ(new)}
     report("policy_read", figures, argv, notes={"run": str(run)})
 
