@@ -59,15 +59,16 @@ def main(argv):
     ap.add_argument("--sets", default="heldout,upstream480", help="task sets: heldout (the run's), upstream480")
     ap.add_argument("--name", default="plan_width", help="results file: benchmarks/results/NAME.json")
     a = ap.parse_args(argv)
+    asked, extra = shapes(a.shapes), shapes(a.oracle_shapes) if a.oracle_shapes else []
+    if extra and a.no_oracle: sys.exit("error: --oracle-shapes needs the oracle rows (leave out --no-oracle)")
+    names = [s for s in a.sets.split(",") if s]
+    if not names or set(names) - {"heldout", "upstream480"}: sys.exit(f"error: --sets takes heldout and/or upstream480, not {a.sets!r}")
     run, p = planned_job(a.run_dir)
     world = a.world or str(run / "world" / "model")
     if not (Path(world) / "config.json").exists(): sys.exit(f"error: no world model at {world}")
     base = shapes(a.base)[0] if a.base else (p.get("plan_k", 3), p.get("plan_depth", 3))
-    todo = list(dict.fromkeys([base, *shapes(a.shapes)]))
-    ceilings = [s for s in (shapes(a.oracle_shapes) if a.oracle_shapes else []) if s not in todo]
-    if ceilings and a.no_oracle: sys.exit("error: --oracle-shapes needs the oracle rows (leave out --no-oracle)")
-    names = [s for s in a.sets.split(",") if s]
-    if not names or set(names) - {"heldout", "upstream480"}: sys.exit(f"error: --sets takes heldout and/or upstream480, not {a.sets!r}")
+    todo = list(dict.fromkeys([base, *asked]))
+    ceilings = [s for s in extra if s not in todo]
     from wandering_light.tasks import read_tasks, resolve_task_file, DEFAULT_EVAL_SET
     files = {"heldout": run / "heldout_test.jsonl.gz", "upstream480": Path(resolve_task_file(DEFAULT_EVAL_SET))}
     keep = run / "plan_width.json"                      # rows measured so far: a world model's rows name it

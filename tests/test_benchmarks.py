@@ -149,11 +149,16 @@ def test_quickstart_refuses_in_one_line_and_keeps_the_run(tmp_path, monkeypatch)
     assert sorted(p.name for p in other.iterdir()) == [".lock", "config.json"]        # the job's lock file, nothing more
     assert json.loads((other / "config.json").read_text()) == {"profile": "smoke", "seed": 7}
 
-def test_plan_width_reads_shapes_and_refuses_others_in_one_line(monkeypatch):
-    "`--shapes` takes KxD pairs; anything else is a one-line exit."
+def test_plan_width_refuses_bad_options_in_one_line(monkeypatch):
+    "`--shapes` takes KxD pairs; anything else, or options that contradict each other or name no run, is a one-line exit."
     monkeypatch.syspath_prepend(str(BENCH))
-    import plan_width
+    import re, plan_width
     assert plan_width.shapes("3x3,12x4") == [(3, 3), (12, 4)] and plan_width.label((12, 4)) == "12x4"
     for bad in ("3x", "3x3,", "0x3", "3x3b4", "three"):
         with pytest.raises(SystemExit, match=r"^error: --shapes takes KxD pairs"):
             plan_width.shapes(bad)
+    for args, said in [(["--oracle-shapes", "12x4", "--no-oracle"], "--oracle-shapes needs the oracle rows"),
+                       (["--sets", "upstream"], "--sets takes heldout and/or upstream480"),
+                       (["--run-dir", "/nonexistent/run"], "is not a finished `wl quickstart` run")]:
+        with pytest.raises(SystemExit, match="^error: .*" + re.escape(said)):
+            plan_width.main(args)
