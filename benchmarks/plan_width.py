@@ -13,9 +13,13 @@ with the executor only: the ceilings of plans too slow to run with the world mod
 Figures per set: the world model along the tasks' certified routes (`benchmarks/stepwise.py`'s `route_eval`: the
 pairs a plan must imagine right to see the target; exact match by pair, whole routes by distance); per shape: success (and by certified distance), the world's questions (tool results imagined), the
 seconds of the rollouts, and each success and seconds as a ratio to the job's own shape (`--base`, default the run's
-`plan_k`x`plan_depth` with its world model) measured in the same run. Each row is kept in RUN/plan_width.json as it
-finishes (a world model's rows under its path), so an interrupted run resumes where it stopped.
-Usage: python benchmarks/plan_width.py [--save] [--run-dir runs/quickstart] [--world DIR] [--shapes 3x3,6x3,12x3,12x4]
+`plan_k`x`plan_depth` with its world model). Each row is kept in RUN/plan_width.json as it finishes (a world model's
+rows under its path), so an interrupted run resumes where it stopped; a resumed run's ratios may then compare rows
+measured at different times, and this machine's speed varies by 10-20% within an hour.
+What a row costs here (2 cores, the quickstart's `mini` models, 300 held-out tasks): 3x3 about a minute, 6x3 three,
+12x3 nine; 12x4 with a world model did not finish in 39 minutes, so it is not a default (ask for its ceiling with
+`--oracle-shapes 12x4`: 24 s).
+Usage: python benchmarks/plan_width.py [--save] [--run-dir runs/quickstart] [--world DIR] [--shapes 3x3,6x3,12x3]
                                        [--no-oracle] [--oracle-shapes 12x4] [--sets heldout,upstream480] [--name plan_width]
 """
 import argparse, json, re, sys, time
@@ -51,7 +55,7 @@ def main(argv):
     ap.add_argument("--save", action="store_true")
     ap.add_argument("--run-dir", default="runs/quickstart", help="a finished `wl quickstart` run (its models and held-out tasks)")
     ap.add_argument("--world", default=None, help="plan with this world model's checkpoint (default: the run's RUN/world/model)")
-    ap.add_argument("--shapes", default="3x3,6x3,12x3,12x4", help="plan shapes KxD: K tools a level, D levels")
+    ap.add_argument("--shapes", default="3x3,6x3,12x3", help="plan shapes KxD: K tools a level, D levels")
     ap.add_argument("--base", default=None, help="the shape the ratios are against (default: the run's plan_k x plan_depth)")
     ap.add_argument("--no-oracle", action="store_true", help="leave out the rows planned with the executor as the world")
     ap.add_argument("--oracle-shapes", default="", help="more shapes KxD measured with the executor as the world only (ceilings of "
