@@ -4,8 +4,8 @@ It takes a finished main job (`wl quickstart`: its policy, its world model and i
 `--world DIR` plans with another world model instead, e.g. one trained longer). For each plan shape `KxD` of `--shapes`
 (the policy's K likeliest tools imagined at each level, D tools ahead: `plan_k` and `plan_depth` of the main job) it
 rolls the policy out once, greedily, on each task of the run's held-out tasks and of the upstream 480-task set, each step
-planned in imagination, as the job's `stepwise-plan` row does (the world model also reads the target where no plan
-reaches it). Unless `--no-oracle`, every shape runs a second time with the executor in the world model's place:
+planned in imagination, as the job's `stepwise-plan` row does (`main_job.planned_solver`: the world model also reads
+the target where no plan reaches it, or at every level with the profile's `plan_read`). Unless `--no-oracle`, every shape runs a second time with the executor in the world model's place:
 a world model that is never wrong. That row is not a solver (it runs tools to plan, which a rollout of budget 1 may not
 do); it is the ceiling of the shape: what the plan solves with this policy if the world model were perfect, so the gap
 between the two rows is what the world model's mistakes cost at that shape. `--oracle-shapes` adds shapes measured
@@ -37,12 +37,10 @@ def shapes(text: str) -> list[tuple[int, int]]:
 
 def label(shape: tuple) -> str: return f"{shape[0]}x{shape[1]}"
 
-def rollouts(model: str, world, shape: tuple, tasks: list) -> dict:
-    "One planned greedy rollout per task: success, by certified distance, world questions, seconds."
-    from wandering_light.solver import get_solver_by_name
-    learned = not callable(world)
-    s = get_solver_by_name("stepwise", budget=1, model=model, world=world, world_k=shape[0], world_depth=shape[1],
-                           world_score=1.0 if learned else 0.0)
+def rollouts(model: str, world, p: dict, shape: tuple, tasks: list) -> dict:
+    "One planned greedy rollout per task, as the job plans (profile `p`) but to `shape`: success, by distance, questions, seconds."
+    from wandering_light.training.main_job import planned_solver
+    s = planned_solver(model, world, p | {"plan_k": shape[0], "plan_depth": shape[1]})
     t0 = time.perf_counter()
     ok = [r.trajectory is not None for r in s.solve_batch_detailed([(t.input, t.output) for t in tasks])]
     secs, by = time.perf_counter() - t0, {}
@@ -90,7 +88,7 @@ def main(argv):
             for kind, w in ([("world_model", world)] if shape in todo else []) + ([] if a.no_oracle else [("perfect_world", oracle)]):
                 key = row(set_name, shape, kind)
                 if key in done["rows"]: continue
-                done["rows"][key] = rollouts(model, w, shape, tasks)
+                done["rows"][key] = rollouts(model, w, p, shape, tasks)
                 print(key, done["rows"][key], file=sys.stderr, flush=True)
                 keep.write_text(json.dumps(done, indent=1))
     rows, figures = done["rows"], {"world": world, "base_shape": label(base), "tasks": counts}

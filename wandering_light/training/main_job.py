@@ -12,8 +12,8 @@ from pathlib import Path
 
 # %% auto #0
 __all__ = ['PROFILE_KEYS', 'PROFILES', 'UPSTREAM', 'LIFTS', 'MainJobConfig', 'stage_data', 'sft_config', 'stage_sft',
-           'world_config', 'stage_world', 'stage_grpo', 'solvers', 'stage_eval', 'headline', 'main_job_report',
-           'run_job', 'run_main_job']
+           'world_config', 'stage_world', 'stage_grpo', 'planned_solver', 'solvers', 'stage_eval', 'headline',
+           'main_job_report', 'run_job', 'run_main_job']
 
 # %% ../../nbs/16_main_job.ipynb #a21e0928
 import torch
@@ -138,6 +138,14 @@ def stage_grpo(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = 
         seed=seed, time_limit=p["grpo_minutes"], threads=threads or None, quiet=quiet, verbose=verbose, resume=_resume(d))))
 
 # %% ../../nbs/16_main_job.ipynb #0a309cad
+def planned_solver(model: str, world, p: dict):
+    """The `stepwise-plan` row: one greedy rollout of `model`, each step planned in `world` to profile `p`'s shape
+    (`plan_k`, `plan_depth`) and, for a world model, its reading (`plan_read`); a function world writes and never reads."""
+    from wandering_light.solver import get_solver_by_name
+    reads = not callable(world)
+    return get_solver_by_name("stepwise", budget=1, model=model, world=world, world_depth=p["plan_depth"], world_k=p["plan_k"],
+                              world_score=1.0 if reads else 0.0, world_read=p["plan_read"] if reads else None)
+
 def solvers(run: RunDir, p: dict) -> dict:
     "The solvers compared: the model step-wise (one greedy rollout; also planned with the world model if it ran), by guided search and one-shot (one greedy "
     "pipeline; also after GRPO if it ran), BFS (budget 4), random search (1 and 100 tries)."
@@ -145,8 +153,7 @@ def solvers(run: RunDir, p: dict) -> dict:
     model = str(run.path / "sft" / "model")
     out = {"stepwise": get_solver_by_name("stepwise", budget=1, model=model)}
     if (world := run.path / "world" / "model").exists():        # the same rollout, each step planned in imagination
-        out["stepwise-plan"] = get_solver_by_name("stepwise", budget=1, model=model, world=str(world), world_depth=p["plan_depth"],
-                                                  world_k=p["plan_k"], world_score=1.0, world_read=p["plan_read"])
+        out["stepwise-plan"] = planned_solver(model, str(world), p)
     out |= {"guided": get_solver_by_name("guided", budget=p["guided_budget"], model=model),
             "oneshot": get_solver_by_name("trained_local", budget=1, model=model, device="cpu")}
     if (run.path / "grpo" / "model").exists():
