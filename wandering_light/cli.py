@@ -14,7 +14,7 @@ from .tasks import DEFAULT_EVAL_SET
 from .utils import UserError, cli_main, parse_config
 
 # %% auto #0
-__all__ = ['COMMANDS', 'usage', 'main', 'entry', 'quickstart_main', 'DashboardConfig', 'dashboard_main', 'AgentArgs',
+__all__ = ['COMMANDS', 'RUN_DIRS', 'usage', 'main', 'entry', 'quickstart_main', 'DashboardConfig', 'dashboard_main', 'AgentArgs',
            'agent_main']
 
 # %% ../nbs/40_cli.ipynb #771be2be
@@ -69,6 +69,8 @@ def entry():
     sys.exit(cli_main(main))
 
 # %% ../nbs/40_cli.ipynb #e1e9778b
+RUN_DIRS = {"quickstart": "runs/quickstart", "smoke": "runs/quickstart-smoke", "stepwise30": "runs/stepwise30"}  # by profile
+
 def _profile_argv(argv: list[str]) -> list[str]:
     """`argv` with `--profile NAME` (and no `--config`) loading that packaged profile, as `--smoke` does; a name that is
     none is a one-line error. With `--config FILE`, `--profile` only names the recipe's profile."""
@@ -89,7 +91,7 @@ def quickstart_main(argv: list[str] | None = None) -> int:
     cfg = parse_config(MainJobConfig, _profile_argv(with_recipe(argv, {"--smoke": "smoke", "--tour": "smoke"})), prog="wl quickstart",
                        description=quickstart_main.__doc__ + " `--smoke` (or `--tour`): the same pipeline at toy size "
                        "(tens of seconds), the packaged smoke profile (or `--profile smoke`); `--config FILE`: any other profile.")
-    run_dir = cfg.run_dir or ("runs/quickstart-smoke" if cfg.profile == "smoke" else "runs/quickstart")
+    run_dir = cfg.run_dir or RUN_DIRS.get(cfg.profile, "runs/quickstart")
     t0 = time.perf_counter()
     h = run_job(cfg, run_dir)
     print(f"\nThe main job ({cfg.profile}) in {run_dir}, {time.perf_counter() - t0:.0f} s this session:")

@@ -30,7 +30,7 @@ from .rl_grpo import GRPORunConfig, run_grpo
 PROFILE_KEYS = ("tasks", "sft_model", "sft_lr", "sft_steps", "sft_batch", "sft_minutes", "sft_compile", "sft_tool_set",
                 "sft_eval_every", "world_steps", "world_minutes", "world_lr", "world_init", "world_digits", "world_examples",
                 "plan_depth", "plan_k", "plan_read", "grpo_steps", "grpo_batch", "grpo_minutes", "select_from", "heldout", "upstream", "guided_budget")
-PROFILES = {name: {k: r[k] for k in PROFILE_KEYS} for name in ("quickstart", "smoke") for r in [load_recipe(name)]}
+PROFILES = {name: {k: r[k] for k in PROFILE_KEYS} for name in ("quickstart", "smoke", "stepwise30") for r in [load_recipe(name)]}
 UPSTREAM = "upstream480"
 
 # %% ../../nbs/16_main_job.ipynb #855febe8
@@ -74,7 +74,7 @@ class MainJobConfig:
     upstream: int | None = _opt(None, "tasks of the upstream 480-task set to evaluate (none: all)", min=1)
     guided_budget: int = _opt(300, "tool applications per task for guided search", min=1)
 
-    run_dir: str | None = _opt(None, "run directory (default runs/quickstart, or runs/quickstart-smoke)")
+    run_dir: str | None = _opt(None, "run directory (default runs/quickstart; runs/quickstart-smoke for the smoke profile, runs/stepwise30 for stepwise30)")
     seed: int = _opt(0, "random seed")
     threads: int = _opt(0, "torch CPU threads (0: torch's default, every core)", min=0)
     eval_workers: int = _opt(0, "processes that share each solver's evaluation tasks, forked, a CPU thread each (0: one per "
@@ -278,6 +278,6 @@ def run_job(cfg: MainJobConfig, run_dir: str | Path) -> dict:
 # %% ../../nbs/16_main_job.ipynb #2dd77303
 def run_main_job(run_dir: str | Path = "runs/quickstart", profile: str = "quickstart", seed: int = 0,
                  threads: int | None = None, quiet: bool = False) -> dict:
-    "The main job with a packaged profile (`quickstart` or `smoke`) into `run_dir`; returns the headline figures."
+    "The main job with a packaged profile (`quickstart`, `smoke` or `stepwise30`) into `run_dir`; returns the headline figures."
     if profile not in PROFILES: raise UserError(f"unknown profile {profile!r}; choose from {', '.join(PROFILES)}")
     return run_job(MainJobConfig(**load_recipe(profile), seed=seed, threads=threads or 0, quiet=quiet), run_dir)
