@@ -90,7 +90,8 @@ def quickstart_main(argv: list[str] | None = None) -> int:
     from wandering_light.training.main_job import MainJobConfig, run_job
     cfg = parse_config(MainJobConfig, _profile_argv(with_recipe(argv, {"--smoke": "smoke", "--tour": "smoke"})), prog="wl quickstart",
                        description=quickstart_main.__doc__ + " `--smoke` (or `--tour`): the same pipeline at toy size "
-                       "(tens of seconds), the packaged smoke profile (or `--profile smoke`); `--config FILE`: any other profile.")
+                       "(tens of seconds), the packaged smoke profile (or `--profile smoke`); `--profile stepwise30`: 30 training minutes "
+                       "and a wider, deeper plan (about 40 minutes in all); `--config FILE`: any other profile.")
     run_dir = cfg.run_dir or RUN_DIRS.get(cfg.profile, "runs/quickstart")
     t0 = time.perf_counter()
     h = run_job(cfg, run_dir)
