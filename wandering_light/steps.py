@@ -16,13 +16,15 @@ from .function_def import FunctionDefSet
 from .executor import Executor, ExecutionError
 from .solver import SearchSpace, bfs
 from .routes import RouteGraph
-from .tasks import InductionTask, default_functions
+from .tasks import InductionTask, default_functions, random_input, split_of, read_tasks, DEFAULT_EVAL_SET
+from .trajectory import random_walk
+from .common_functions import HASH_TOOLS
 from . import prompts as P
 
 # %% auto #0
 __all__ = ['STEP_DISTANCE_WEIGHTS', 'TARGET_OFFSET', 'PAIR_OFFSET', 'task_route', 'step_rows', 'world_value_pairs',
-           'step_examples', 'result_tail', 'tokenized_examples', 'target_loss', 'fit_rows', 'step_dataset',
-           'step_states']
+           'step_examples', 'world_walk_examples', 'result_tail', 'tokenized_examples', 'target_loss', 'fit_rows',
+           'step_dataset', 'step_states']
 
 # %% ../nbs/07b_steps.ipynb #f88e190c
 def task_route(task: InductionTask, space: SearchSpace | None = None,
@@ -94,6 +96,37 @@ def step_examples(tasks: Sequence[InductionTask], world_share: float = 0.0, ones
                 pairs = world_value_pairs(r["values"], got) if world_values else [(r["values"], got)]
                 out += [P.world_example(v, tool, o, world_digits) | {"kind": "world"} for v, o in pairs]
     return out
+
+# %% ../nbs/07b_steps.ipynb #ba519c2f
+def _pool_add(pool: dict, s: TypedList, rng: random.Random, size: int):
+    "Add state `s` to the pool of its item type: kept while under `size`, else in place of a random one."
+    p = pool.setdefault(s.item_type, [])
+    if len(p) < size: p.append(s)
+    else: p[rng.randrange(size)] = s
+
+def world_walk_examples(n: int, seed: int = 0, functions: FunctionDefSet | None = None, digits: int | None = None,
+                        per_value: bool = True, max_walk: int = 3, exclude: set | None = None, pool_size: int = 4000) -> list[dict]:
+    """`n` distinct world-model examples (kind `world`) on fresh values (see above): one value each (`per_value`) or
+    whole batches, floats to `digits` significant digits; roots in `exclude` (default: the upstream set's inputs) are skipped."""
+    fs = functions if functions is not None else default_functions()
+    ex, rng = Executor(fs), random.Random(f"world-walks:{seed}")
+    exclude = exclude if exclude is not None else {t.input.answer_key() for t in read_tasks(DEFAULT_EVAL_SET)}
+    tools, pool, seen, out = [f for f in fs if f.name not in HASH_TOOLS], {}, set(), []
+    for _ in range(100 * n):
+        if len(out) >= n: break
+        root = random_input(rng=rng)
+        if split_of(root) == "train" and root.answer_key() not in exclude:
+            w = random_walk(root, rng.randint(0, max_walk), fs, rng, ex)
+            for s in (w.states if w is not None else [root]): _pool_add(pool, s, rng, pool_size)
+        f = rng.choice(tools)
+        if not (states := pool.get(f.in_cls)): continue
+        v = rng.choice(states)
+        try: got = ex.apply(f, v)
+        except ExecutionError: continue
+        for a, b in (world_value_pairs(v, got) if per_value else [(v, got)]):
+            e = P.world_example(a, f.name, b, digits)
+            if (k := (e["prompt"], e["completion"])) not in seen: seen.add(k); out.append(e | {"kind": "world"})
+    return out[:n]
 
 # %% ../nbs/07b_steps.ipynb #e1946c48
 def result_tail(values, results) -> tuple[str, list[tuple[int, int]]]:
@@ -205,16 +238,18 @@ def step_dataset(tasks: Sequence[InductionTask], world_share: float = 0.0, onesh
                  tokenizer=None, target_loss: bool = False, results: bool = False, pairs: bool = False, steps: bool = True,
                  world_values: bool = False, world_digits: int | None = None, world_tools: str = "route",
                  tool_set: bool = False, limit: int | None = None,
-                 max_length: int | None = None):
+                 max_length: int | None = None, world_walks: int = 0):
     """`step_examples` as a shuffled `datasets.Dataset`: columns `prompt`, `completion`, `kind`; with `target_loss`,
     tokenized by `tokenizer` with the target values learnt too (columns `input_ids`, `labels`, `kind`; see below), with
-    `results` the chosen tool's results after it, with `pairs` the tool after each pair line; `steps=False`: no step rows; `world_values`: world rows one value each, `world_digits`: their floats so rounded, `world_tools`: which tools they ask about; `tool_set` (with `target_loss`): a column `optimal`, the token ids of a step's optimal tools when there are several (else empty); `limit`: at most this many rows, the first of the shuffle (a seeded sample), cut before tokenizing; `max_length` (with `target_loss`): tokenized rows cut to it as TRL would (`fit_rows`)."""
+    `results` the chosen tool's results after it, with `pairs` the tool after each pair line; `steps=False`: no step rows; `world_values`: world rows one value each, `world_digits`: their floats so rounded, `world_tools`: which tools they ask about; `tool_set` (with `target_loss`): a column `optimal`, the token ids of a step's optimal tools when there are several (else empty); `limit`: at most this many rows, the first of the shuffle (a seeded sample), cut before tokenizing; `max_length` (with `target_loss`): tokenized rows cut to it as TRL would (`fit_rows`);
+    `world_walks`: that many world rows on fresh values besides (`world_walk_examples`, one value each with `world_values`)."""
     import datasets
     if (results or pairs or tool_set) and not target_loss:
         raise ValueError("results, pairs and tool sets are learnt by the target loss: give target_loss=True")
     rows = step_examples(tasks, world_share, oneshot_share, seed, spans=target_loss, results=results, steps=steps,
                          world_values=world_values, world_digits=world_digits,
                          world_tools=world_tools, tool_set=tool_set)
+    if world_walks: rows += world_walk_examples(world_walks, seed, digits=world_digits, per_value=world_values)
     random.Random(seed).shuffle(rows)
     rows = rows[:limit]
     if target_loss:

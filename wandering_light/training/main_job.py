@@ -28,7 +28,7 @@ from .rl_grpo import GRPORunConfig, run_grpo
 
 # %% ../../nbs/16_main_job.ipynb #33172aaa
 PROFILE_KEYS = ("tasks", "sft_model", "sft_lr", "sft_steps", "sft_batch", "sft_minutes", "sft_compile", "sft_tool_set",
-                "sft_eval_every", "world_steps", "world_minutes", "world_lr", "world_init", "world_digits", "world_examples",
+                "sft_eval_every", "world_steps", "world_minutes", "world_lr", "world_init", "world_digits", "world_examples", "world_walks",
                 "plan_depth", "plan_k", "plan_read", "grpo_steps", "grpo_batch", "grpo_minutes", "select_from", "heldout", "upstream", "guided_budget")
 PROFILES = {name: {k: r[k] for k in PROFILE_KEYS} for name in ("quickstart", "smoke", "stepwise30") for r in [load_recipe(name)]}
 UPSTREAM = "upstream480"
@@ -58,6 +58,9 @@ class MainJobConfig:
     world_lr: float = _opt(0.0003, "world-model peak learning rate", min=1e-6)
     world_examples: int | None = _opt(160_000, "world-model examples kept, a seeded sample (none: all; 3.0 minutes used 87k of "
                                       "the 285k that 40,000 tasks make in one run, and the rest took 12 to 17 s to tokenize and measure)", min=1)
+    world_walks: int | None = _opt(None, "world-model examples on fresh values besides the routes' "
+                                   "(steps.world_walk_examples; with world_examples, the sample is of both together; none: "
+                                   "none, as in runs made before the option)", min=0)
     world_init: bool = _opt(True, "start the world model from the policy's weights (RUN/sft/model, whose steps taught it "
                             "some world examples) instead of fresh ones")
     world_digits: int = _opt(3, "floats in the world model's examples and questions to this many significant digits", min=1)
@@ -120,7 +123,8 @@ def world_config(path: Path, p: dict, seed: int, threads=None, quiet: bool = Tru
     return sft_config(path / "data", path / "world", p, seed, threads, quiet, verbose, task="world", model_name=start,
                       world_share=1.0, oneshot_share=0.0, world_digits=p["world_digits"], world_tools="any", tool_set=False,
                       learning_rate=p["world_lr"], max_steps=p["world_steps"], time_limit=p["world_minutes"],
-                      clock_schedule=p["world_minutes"] is not None, max_examples=p["world_examples"])
+                      clock_schedule=p["world_minutes"] is not None, max_examples=p["world_examples"],
+                      world_walks=p.get("world_walks"))
 
 def stage_world(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = False) -> dict:
     "The world stage into RUN/world (`world_config`; {} when the profile has no world steps)."

@@ -73,6 +73,9 @@ class SFTRunConfig(TrainOptions, SFTConfig):
                           "their total probability) instead of the one drawn among them (see the steps chapter)")
     max_examples: int | None = _opt(None, "steps and world: at most this many training examples, a seeded sample of them "
                                     "taken before tokenizing (a run on the clock that uses fewer needs no more; none: all)", min=1)
+    world_walks: int | None = _opt(None, "steps and world: that many world-model examples on fresh values besides the "
+                                   "routes' (random walks from new training roots, every tool but the hashes; see the steps "
+                                   "chapter; none: no such rows, as in runs made before the option)", min=0)
     self_tasks: int = _opt(4_000, "self: training tasks the start policy is rolled out on (its outcomes are the "
                          "labels; benchmarks/self_knowledge.py takes 30,000: on 6,000 the evaluator overfitted)", min=1)
     self_max_steps: int = _opt(8, "self: the budget of that rollout, in tools", min=1)
@@ -102,6 +105,8 @@ class SFTRunConfig(TrainOptions, SFTConfig):
         if self.ask_length and self.task != "proposer": raise UserError("--ask-length asks a proposer: it needs --task proposer")
         if self.max_examples is not None and self.task not in ("steps", "world"):
             raise UserError(f"--max-examples samples the step-wise and world rows: it needs --task steps or world, not {self.task}")
+        if self.world_walks and self.task not in ("steps", "world"):
+            raise UserError(f"--world-walks adds world-model rows: it needs --task steps or world, not {self.task}")
         if self.learning_rate is None: self.learning_rate = 1e-3 if self.model_name in MODEL_SIZES else 1e-4
         super().__post_init__()
 
@@ -328,9 +333,11 @@ def run_sft(cfg: SFTRunConfig) -> dict:
         cut = cfg.max_length if own_cut else None
         if cfg.task == "steps": ds = step_dataset(data["train"], cfg.world_share, cfg.oneshot_share, cfg.seed, tok, cfg.target_loss,
                                                     cfg.step_results, pairs=cfg.pair_loss > 0, world_values=per_value, tool_set=cfg.tool_set,
-                                                    world_digits=cfg.world_digits, world_tools=cfg.world_tools, limit=cfg.max_examples, max_length=cut)
+                                                    world_digits=cfg.world_digits, world_tools=cfg.world_tools, limit=cfg.max_examples, max_length=cut,
+                                                    world_walks=cfg.world_walks)
         elif cfg.task == "world": ds = step_dataset(data["train"], 1.0, 0.0, cfg.seed, tok, True, steps=False, world_values=per_value,
-                                                    world_digits=cfg.world_digits, world_tools=cfg.world_tools, limit=cfg.max_examples, max_length=cut)
+                                                    world_digits=cfg.world_digits, world_tools=cfg.world_tools, limit=cfg.max_examples, max_length=cut,
+                                                    world_walks=cfg.world_walks)
         elif cfg.task == "self":                # labels: what the start policy does, one greedy rollout per task
             from wandering_light.stepwise import StepPolicy
             rows = outcome_rows(StepPolicy(model, tok), _sample(data["train"], cfg.self_tasks, f"{cfg.seed}:self"), cfg.self_max_steps,
