@@ -114,13 +114,13 @@ def world_figures(a) -> dict:
     from pathlib import Path
     from wandering_light.models import load_model
     from wandering_light.steps import step_rows
-    from wandering_light.stepwise import world_digits
+    from wandering_light.stepwise import world_input_digits
     from wandering_light.tasks import read_tasks, default_functions
     model, tok = load_model(a.world_model, device=a.device)
     tasks, fs, qs = read_tasks(Path(a.world_model).parents[1] / "data" / "test.jsonl.gz"), default_functions(), []
     random.Random(0).shuffle(tasks)
     for t in tasks:                                                  # distinct, as the planner's cache leaves them
-        qs = list(dict.fromkeys(qs + [P.world_prompt(x, fs[r["tool"]], world_digits(model)) for r in step_rows(t)
+        qs = list(dict.fromkeys(qs + [P.world_prompt(x, fs[r["tool"]], world_input_digits(model)) for r in step_rows(t)
                                       for x in r["values"].singletons()]))
         if len(qs) >= a.world_questions: break
     qs = qs[:a.world_questions]

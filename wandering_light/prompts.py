@@ -357,9 +357,10 @@ def world_completion(result: TypedList | list, digits: int | None = None) -> str
     "The completion of a world-model prompt: the values the tool returns."
     return " " + render_value(list(_as_tl(result)), digits)
 
-def world_example(values: TypedList | list, tool: FunctionDef | str, result: TypedList | list, digits: int | None = None) -> dict:
-    "A world-model training pair: `tool` on `values` returns `result`."
-    return {"prompt": world_prompt(values, tool, digits), "completion": world_completion(result, digits)}
+def world_example(values: TypedList | list, tool: FunctionDef | str, result: TypedList | list, digits: int | None = None,
+                  input_digits: int | None = None) -> dict:
+    "A world-model training pair: `tool` on `values` returns `result` (floats: the values' to `input_digits`, default `digits`)."
+    return {"prompt": world_prompt(values, tool, input_digits or digits), "completion": world_completion(result, digits)}
 
 # %% ../nbs/07_prompts.ipynb #bd6df5e7
 INSTRUCTED_PROPOSER_HEAD = (

@@ -76,12 +76,13 @@ def _step_row(r: dict, tool: str, spans: bool, results: bool, ex: Executor) -> d
 def step_examples(tasks: Sequence[InductionTask], world_share: float = 0.0, oneshot_share: float = 0.0, seed: int = 0,
                   functions: FunctionDefSet | None = None, spans: bool = False, results: bool = False,
                   steps: bool = True, world_values: bool = False, world_digits: int | None = None,
-                  world_tools: str = "route", tool_set: bool = False) -> list[dict]:
+                  world_tools: str = "route", tool_set: bool = False, world_input_digits: int | None = None) -> list[dict]:
     """Prompt-completion pairs of kind `step`, `world` and `oneshot` from the tasks' routes; `spans`: step rows also carry
     the targets' character spans (`prompts.step_table`); `results` (with `spans`): and a `tail`, what the chosen tool
     returns (`result_tail`, below); `steps=False`: no step examples (with `world_share=1`, a world model's data alone);
     `world_values`: a world-model example per value instead of per batch (`world_value_pairs`); `world_digits`:
-    their floats to that many significant digits (`prompts.world_prompt`); `world_tools`: the tool each asks about,
+    their floats to that many significant digits (`prompts.world_prompt`), the values' to `world_input_digits` if
+    given (`prompts.world_example`); `world_tools`: the tool each asks about,
     the route's (`route`) or any that takes the step's values (`any`, uniformly: every tool taught, not the routes' few);
     `tool_set`: step rows also list every optimal tool (`optimal`), for the set loss below."""
     fs = functions if functions is not None else default_functions()
@@ -94,7 +95,7 @@ def step_examples(tasks: Sequence[InductionTask], world_share: float = 0.0, ones
             if rng.random() < world_share:
                 tool, got = _world_tool(r, world_tools, rng, ex)
                 pairs = world_value_pairs(r["values"], got) if world_values else [(r["values"], got)]
-                out += [P.world_example(v, tool, o, world_digits) | {"kind": "world"} for v, o in pairs]
+                out += [P.world_example(v, tool, o, world_digits, world_input_digits) | {"kind": "world"} for v, o in pairs]
     return out
 
 # %% ../nbs/07b_steps.ipynb #ba519c2f
@@ -105,9 +106,10 @@ def _pool_add(pool: dict, s: TypedList, rng: random.Random, size: int):
     else: p[rng.randrange(size)] = s
 
 def world_walk_examples(n: int, seed: int = 0, functions: FunctionDefSet | None = None, digits: int | None = None,
-                        per_value: bool = True, max_walk: int = 3, exclude: set | None = None, pool_size: int = 4000) -> list[dict]:
+                        per_value: bool = True, max_walk: int = 3, exclude: set | None = None, pool_size: int = 4000,
+                        input_digits: int | None = None) -> list[dict]:
     """`n` distinct world-model examples (kind `world`) on fresh values (see above): one value each (`per_value`) or
-    whole batches, floats to `digits` significant digits; roots in `exclude` (default: the upstream set's inputs) are skipped."""
+    whole batches, floats to `digits` significant digits (the values' to `input_digits` if given); roots in `exclude` (default: the upstream set's inputs) are skipped."""
     fs = functions if functions is not None else default_functions()
     ex, rng = Executor(fs), random.Random(f"world-walks:{seed}")
     exclude = exclude if exclude is not None else {t.input.answer_key() for t in read_tasks(DEFAULT_EVAL_SET)}
@@ -124,7 +126,7 @@ def world_walk_examples(n: int, seed: int = 0, functions: FunctionDefSet | None 
         try: got = ex.apply(f, v)
         except ExecutionError: continue
         for a, b in (world_value_pairs(v, got) if per_value else [(v, got)]):
-            e = P.world_example(a, f.name, b, digits)
+            e = P.world_example(a, f.name, b, digits, input_digits)
             if (k := (e["prompt"], e["completion"])) not in seen: seen.add(k); out.append(e | {"kind": "world"})
     return out[:n]
 
@@ -238,18 +240,19 @@ def step_dataset(tasks: Sequence[InductionTask], world_share: float = 0.0, onesh
                  tokenizer=None, target_loss: bool = False, results: bool = False, pairs: bool = False, steps: bool = True,
                  world_values: bool = False, world_digits: int | None = None, world_tools: str = "route",
                  tool_set: bool = False, limit: int | None = None,
-                 max_length: int | None = None, world_walks: int = 0):
+                 max_length: int | None = None, world_walks: int = 0, world_input_digits: int | None = None):
     """`step_examples` as a shuffled `datasets.Dataset`: columns `prompt`, `completion`, `kind`; with `target_loss`,
     tokenized by `tokenizer` with the target values learnt too (columns `input_ids`, `labels`, `kind`; see below), with
-    `results` the chosen tool's results after it, with `pairs` the tool after each pair line; `steps=False`: no step rows; `world_values`: world rows one value each, `world_digits`: their floats so rounded, `world_tools`: which tools they ask about; `tool_set` (with `target_loss`): a column `optimal`, the token ids of a step's optimal tools when there are several (else empty); `limit`: at most this many rows, the first of the shuffle (a seeded sample), cut before tokenizing; `max_length` (with `target_loss`): tokenized rows cut to it as TRL would (`fit_rows`);
+    `results` the chosen tool's results after it, with `pairs` the tool after each pair line; `steps=False`: no step rows; `world_values`: world rows one value each, `world_digits`: their floats so rounded (the values' to `world_input_digits` if given), `world_tools`: which tools they ask about; `tool_set` (with `target_loss`): a column `optimal`, the token ids of a step's optimal tools when there are several (else empty); `limit`: at most this many rows, the first of the shuffle (a seeded sample), cut before tokenizing; `max_length` (with `target_loss`): tokenized rows cut to it as TRL would (`fit_rows`);
     `world_walks`: that many world rows on fresh values besides (`world_walk_examples`, one value each with `world_values`)."""
     import datasets
     if (results or pairs or tool_set) and not target_loss:
         raise ValueError("results, pairs and tool sets are learnt by the target loss: give target_loss=True")
     rows = step_examples(tasks, world_share, oneshot_share, seed, spans=target_loss, results=results, steps=steps,
                          world_values=world_values, world_digits=world_digits,
-                         world_tools=world_tools, tool_set=tool_set)
-    if world_walks: rows += world_walk_examples(world_walks, seed, digits=world_digits, per_value=world_values)
+                         world_tools=world_tools, tool_set=tool_set, world_input_digits=world_input_digits)
+    if world_walks: rows += world_walk_examples(world_walks, seed, digits=world_digits, per_value=world_values,
+                                                input_digits=world_input_digits)
     random.Random(seed).shuffle(rows)
     rows = rows[:limit]
     if target_loss:

@@ -24,9 +24,9 @@ from .calibration import auroc, brier_score, expected_calibration_error, logsume
 # %% auto #0
 __all__ = ['WORLD_CACHE_SIZE', 'Policy', 'StepPolicy', 'length_batches', 'rotations', 'OraclePolicy', 'Rollout', 'rollout_reward',
            'stepwise_attempts', 'as_policy', 'StepwiseSolver', 'GuidedSolver', 'parse_result', 'world_digits',
-           'value_answers', 'predict_results', 'closeness', 'agree', 'world_accuracy', 'predict_pipeline', 'load_world',
-           'compare_digits', 'world_batch', 'world_predictor', 'WorldPlanner', 'imagined_key', 'target_logprobs',
-           'WorldScorer', 'evaluate_stepwise']
+           'world_input_digits', 'value_answers', 'predict_results', 'closeness', 'agree', 'world_accuracy',
+           'predict_pipeline', 'load_world', 'compare_digits', 'world_batch', 'world_predictor', 'WorldPlanner',
+           'imagined_key', 'target_logprobs', 'WorldScorer', 'evaluate_stepwise']
 
 # %% ../nbs/09d_stepwise.ipynb #a291a8aa
 class Policy:
@@ -391,7 +391,7 @@ def _ask_world(model, tokenizer, pairs: Sequence[tuple], batch_size: int, max_ne
     once, and with `cache` (prompt -> line, for one `max_new_tokens`) never again."""
     from wandering_light.models import generate
     if not pairs: return []
-    d, cache = world_digits(model), {} if cache is None else cache
+    d, cache = world_input_digits(model), {} if cache is None else cache
     prompts = [P.world_prompt(v, f, d) for v, f in pairs]
     lines = {q: cache[q] for q in dict.fromkeys(prompts) if q in cache}
     if new := [q for q in dict.fromkeys(prompts) if q not in lines]:
@@ -406,6 +406,10 @@ WORLD_CACHE_SIZE = 200_000                                     # lines kept (abo
 def world_digits(model) -> int | None:
     "The significant digits of the floats a world model learnt (its config's `wl_world_digits`), or None: in full."
     return getattr(getattr(model, "config", None), "wl_world_digits", None)
+
+def world_input_digits(model) -> int | None:
+    "The significant digits of the floats a world model is shown (its config's `wl_world_input_digits`, else `world_digits`)."
+    return getattr(getattr(model, "config", None), "wl_world_input_digits", None) or world_digits(model)
 
 def _asks_values(model, per_value: bool | None) -> bool:
     "Is the model asked one value at a time? (default: as its checkpoint learnt, its config's `wl_world_format`)"
@@ -641,10 +645,10 @@ def target_logprobs(world, triples: Sequence[tuple], batch_size: int = 64, cache
     from wandering_light.models import continuation_logprobs
     w = _score_world(world)
     if callable(w): return list(w(triples))
-    (model, tok), d = w, world_digits(w[0])
+    (model, tok), d, di = w, world_digits(w[0]), world_input_digits(w[0])
     rows = [[(x, f, y) for x, y in zip(as_typed(v).singletons(), as_typed(t).singletons())] if _asks_values(model, None)
             else [(as_typed(v), f, as_typed(t))] for v, f, t in triples]
-    qs, cache = [(P.world_prompt(v, f, d), P.world_completion(t, d)) for row in rows for v, f, t in row], {} if cache is None else cache
+    qs, cache = [(P.world_prompt(v, f, di), P.world_completion(t, d)) for row in rows for v, f, t in row], {} if cache is None else cache
     asked = dict.fromkeys(qs)                                  # each distinct question once, in order
     known = {q: cache[q] for q in asked if q in cache}
     if new := [q for q in asked if q not in known]:

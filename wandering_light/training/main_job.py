@@ -28,7 +28,7 @@ from .rl_grpo import GRPORunConfig, run_grpo
 
 # %% ../../nbs/16_main_job.ipynb #33172aaa
 PROFILE_KEYS = ("tasks", "sft_model", "sft_lr", "sft_steps", "sft_batch", "sft_minutes", "sft_compile", "sft_tool_set",
-                "sft_eval_every", "world_steps", "world_minutes", "world_lr", "world_init", "world_digits", "world_examples", "world_walks",
+                "sft_eval_every", "world_steps", "world_minutes", "world_lr", "world_init", "world_digits", "world_input_digits", "world_examples", "world_walks",
                 "plan_depth", "plan_k", "plan_read", "grpo_steps", "grpo_batch", "grpo_minutes", "select_from", "heldout", "upstream", "guided_budget")
 PROFILES = {name: {k: r[k] for k in PROFILE_KEYS} for name in ("quickstart", "smoke", "stepwise30") for r in [load_recipe(name)]}
 UPSTREAM = "upstream480"
@@ -64,6 +64,9 @@ class MainJobConfig:
     world_init: bool = _opt(True, "start the world model from the policy's weights (RUN/sft/model, whose steps taught it "
                             "some world examples) instead of fresh ones")
     world_digits: int = _opt(3, "floats in the world model's examples and questions to this many significant digits", min=1)
+    world_input_digits: int | None = _opt(None, "the floats of the values the world model is shown to this many significant "
+                                          "digits instead (6: as the step prompt shows them; none: world_digits, as in runs "
+                                          "made before the option)", min=1)
     plan_depth: int = _opt(3, "`stepwise-plan`: tools the world model imagines ahead of each step", min=1)
     plan_k: int = _opt(3, "`stepwise-plan`: the policy's likeliest tools imagined at each level", min=1)
     plan_read: float | None = _opt(None, "`stepwise-plan`: read the target at every level of a plan, and where no imagined "
@@ -124,7 +127,7 @@ def world_config(path: Path, p: dict, seed: int, threads=None, quiet: bool = Tru
                       world_share=1.0, oneshot_share=0.0, world_digits=p["world_digits"], world_tools="any", tool_set=False,
                       learning_rate=p["world_lr"], max_steps=p["world_steps"], time_limit=p["world_minutes"],
                       clock_schedule=p["world_minutes"] is not None, max_examples=p["world_examples"],
-                      world_walks=p.get("world_walks"))
+                      world_walks=p.get("world_walks"), world_input_digits=p.get("world_input_digits"))
 
 def stage_world(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = False) -> dict:
     "The world stage into RUN/world (`world_config`; {} when the profile has no world steps)."
@@ -220,7 +223,8 @@ def main_job_report(run: RunDir, evals: dict, sft: dict, grpo: dict, timing: dic
               imgs[0] or "", ""]
     if world: lines += ["## World model", "", f"A second `{run.config.get('sft_model', 'tiny')}` model, "
                         + ("from the policy's weights" if run.config.get("world_init") else "from scratch") + ", taught what "
-                        f"a tool returns (one value at a time, floats to {run.config.get('world_digits', 6)} digits): {world.get('steps')} steps, "
+                        f"a tool returns (one value at a time, floats to {run.config.get('world_digits', 6)} digits"
+                        + (f", shown to {d}" if (d := run.config.get("world_input_digits")) else "") + f"): {world.get('steps')} steps, "
                         f"{world.get('train_seconds', 0) / 60:.1f} training minutes. `stepwise-plan` imagines "
                         f"{run.config.get('plan_depth')} tools ahead with it, the policy's {run.config.get('plan_k')} "
                         "likeliest at each level, and reads the target with it "

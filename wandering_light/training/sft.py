@@ -57,6 +57,11 @@ class SFTRunConfig(TrainOptions, SFTConfig):
                                         "exact match of whole batches after 8 minutes), off for --task steps")
     world_digits: int | None = _opt(None, "world-model examples with their floats to this many significant digits (and the "
                                      "checkpoint asked so: its config's wl_world_digits); default: in full", min=1)
+    world_input_digits: int | None = _opt(None, "with --world-digits: the floats of the values asked about to this many "
+                                           "significant digits instead (the checkpoint asked so: its config's "
+                                           "wl_world_input_digits; 6 shows them as the step prompt does, so that the result "
+                                           "to three digits follows from what is shown; tried, it planned no better: see the prompts chapter); default: "
+                                           "--world-digits", min=1)
     ask_length: bool = _opt(False, "proposer: each prompt names the number of functions of its target task, so that the "
                             "proposer can be asked for a depth (wl grpo and wl selfplay --ask-lengths)")
     world_tools: str = _opt("route", "the tool each world-model example asks about: the route's, or any tool that takes "
@@ -107,6 +112,8 @@ class SFTRunConfig(TrainOptions, SFTConfig):
             raise UserError(f"--max-examples samples the step-wise and world rows: it needs --task steps or world, not {self.task}")
         if self.world_walks and self.task not in ("steps", "world"):
             raise UserError(f"--world-walks adds world-model rows: it needs --task steps or world, not {self.task}")
+        if self.world_input_digits is not None and self.world_digits is None:
+            raise UserError("--world-input-digits shortens the values of rows whose results are rounded: give --world-digits too")
         if self.learning_rate is None: self.learning_rate = 1e-3 if self.model_name in MODEL_SIZES else 1e-4
         super().__post_init__()
 
@@ -327,17 +334,19 @@ def run_sft(cfg: SFTRunConfig) -> dict:
         if not data["train"]: raise UserError("no training tasks")
         model, tok, _ = start_model(cfg.model_name, cfg.seed)
         per_value = cfg.task == "world" if cfg.world_per_value is None else cfg.world_per_value
-        if cfg.task in ("steps", "world"): model.config.wl_world_format, model.config.wl_world_digits = "value" if per_value else "batch", cfg.world_digits
+        if cfg.task in ("steps", "world"):
+            model.config.wl_world_format, model.config.wl_world_digits = "value" if per_value else "batch", cfg.world_digits
+            model.config.wl_world_input_digits = cfg.world_input_digits
         own_cut = ((cfg.task == "world" or cfg.task == "steps" and cfg.target_loss) and not cfg.packing
                    and cfg.truncation_mode == "keep_start")      # tokenized rows cut here as TRL would, so that it skips its pass
         cut = cfg.max_length if own_cut else None
         if cfg.task == "steps": ds = step_dataset(data["train"], cfg.world_share, cfg.oneshot_share, cfg.seed, tok, cfg.target_loss,
                                                     cfg.step_results, pairs=cfg.pair_loss > 0, world_values=per_value, tool_set=cfg.tool_set,
                                                     world_digits=cfg.world_digits, world_tools=cfg.world_tools, limit=cfg.max_examples, max_length=cut,
-                                                    world_walks=cfg.world_walks)
+                                                    world_walks=cfg.world_walks, world_input_digits=cfg.world_input_digits)
         elif cfg.task == "world": ds = step_dataset(data["train"], 1.0, 0.0, cfg.seed, tok, True, steps=False, world_values=per_value,
                                                     world_digits=cfg.world_digits, world_tools=cfg.world_tools, limit=cfg.max_examples, max_length=cut,
-                                                    world_walks=cfg.world_walks)
+                                                    world_walks=cfg.world_walks, world_input_digits=cfg.world_input_digits)
         elif cfg.task == "self":                # labels: what the start policy does, one greedy rollout per task
             from wandering_light.stepwise import StepPolicy
             rows = outcome_rows(StepPolicy(model, tok), _sample(data["train"], cfg.self_tasks, f"{cfg.seed}:self"), cfg.self_max_steps,
