@@ -109,7 +109,8 @@ def world_walk_examples(n: int, seed: int = 0, functions: FunctionDefSet | None 
                         per_value: bool = True, max_walk: int = 3, exclude: set | None = None, pool_size: int = 4000,
                         input_digits: int | None = None) -> list[dict]:
     """`n` distinct world-model examples (kind `world`) on fresh values (see above): one value each (`per_value`) or
-    whole batches, floats to `digits` significant digits (the values' to `input_digits` if given); roots in `exclude` (default: the upstream set's inputs) are skipped."""
+    whole batches, floats to `digits` significant digits (the values' to `input_digits` if given); roots come from the
+    training split only, and roots in `exclude` (default: the upstream set's inputs) are skipped."""
     fs = functions if functions is not None else default_functions()
     ex, rng = Executor(fs), random.Random(f"world-walks:{seed}")
     exclude = exclude if exclude is not None else {t.input.answer_key() for t in read_tasks(DEFAULT_EVAL_SET)}

@@ -339,14 +339,12 @@ def run_sft(cfg: SFTRunConfig) -> dict:
             model.config.wl_world_input_digits = cfg.world_input_digits
         own_cut = ((cfg.task == "world" or cfg.task == "steps" and cfg.target_loss) and not cfg.packing
                    and cfg.truncation_mode == "keep_start")      # tokenized rows cut here as TRL would, so that it skips its pass
-        cut = cfg.max_length if own_cut else None
+        shared = dict(world_values=per_value, world_digits=cfg.world_digits, world_input_digits=cfg.world_input_digits,
+                      world_tools=cfg.world_tools, world_walks=cfg.world_walks, limit=cfg.max_examples,
+                      max_length=cfg.max_length if own_cut else None)             # the world rows and the sample, either task
         if cfg.task == "steps": ds = step_dataset(data["train"], cfg.world_share, cfg.oneshot_share, cfg.seed, tok, cfg.target_loss,
-                                                    cfg.step_results, pairs=cfg.pair_loss > 0, world_values=per_value, tool_set=cfg.tool_set,
-                                                    world_digits=cfg.world_digits, world_tools=cfg.world_tools, limit=cfg.max_examples, max_length=cut,
-                                                    world_walks=cfg.world_walks, world_input_digits=cfg.world_input_digits)
-        elif cfg.task == "world": ds = step_dataset(data["train"], 1.0, 0.0, cfg.seed, tok, True, steps=False, world_values=per_value,
-                                                    world_digits=cfg.world_digits, world_tools=cfg.world_tools, limit=cfg.max_examples, max_length=cut,
-                                                    world_walks=cfg.world_walks, world_input_digits=cfg.world_input_digits)
+                                                    cfg.step_results, pairs=cfg.pair_loss > 0, tool_set=cfg.tool_set, **shared)
+        elif cfg.task == "world": ds = step_dataset(data["train"], 1.0, 0.0, cfg.seed, tok, True, steps=False, **shared)
         elif cfg.task == "self":                # labels: what the start policy does, one greedy rollout per task
             from wandering_light.stepwise import StepPolicy
             rows = outcome_rows(StepPolicy(model, tok), _sample(data["train"], cfg.self_tasks, f"{cfg.seed}:self"), cfg.self_max_steps,
