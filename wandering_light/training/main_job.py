@@ -85,6 +85,8 @@ class MainJobConfig:
     threads: int = _opt(0, "torch CPU threads (0: torch's default, every core)", min=0)
     eval_workers: int = _opt(0, "processes that share each solver's evaluation tasks, forked, a CPU thread each (0: one per "
                              "torch thread; 1: this process, on all its threads)", min=0)
+    eval_device: str = _opt("cpu", "where the evaluation runs the models: cpu (tasks shared by eval_workers) or cuda (one "
+                            "process; the training stages use a GPU wherever there is one)", choices=["cpu", "cuda"])
     quiet: bool = _opt(False, "no progress bars")
     verbose: bool = _opt(False, "also the libraries' own progress bars")
 
@@ -145,40 +147,41 @@ def stage_grpo(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = 
         seed=seed, time_limit=p["grpo_minutes"], threads=threads or None, quiet=quiet, verbose=verbose, resume=_resume(d))))
 
 # %% ../../nbs/16_main_job.ipynb #0a309cad
-def planned_solver(model: str, world, p: dict):
+def planned_solver(model: str, world, p: dict, device: str = "cpu"):
     """The `stepwise-plan` row: one greedy rollout of `model`, each step planned in `world` to profile `p`'s shape
-    (`plan_k`, `plan_depth`) and, for a world model, its reading (`plan_read`); a function world writes and never reads."""
+    (`plan_k`, `plan_depth`) and, for a world model, its reading (`plan_read`); a function world writes and never reads.
+    Both models run on `device`."""
     from wandering_light.solver import get_solver_by_name
     reads = not callable(world)
     return get_solver_by_name("stepwise", budget=1, model=model, world=world, world_depth=p["plan_depth"], world_k=p["plan_k"],
-                              world_score=1.0 if reads else 0.0, world_read=p["plan_read"] if reads else None)
+                              world_score=1.0 if reads else 0.0, world_read=p["plan_read"] if reads else None, device=device)
 
-def solvers(run: RunDir, p: dict) -> dict:
+def solvers(run: RunDir, p: dict, device: str = "cpu") -> dict:
     "The solvers compared: the model step-wise (one greedy rollout; also planned with the world model if it ran), by guided search and one-shot (one greedy "
-    "pipeline; also after GRPO if it ran), BFS (budget 4), random search (1 and 100 tries)."
+    "pipeline; also after GRPO if it ran), their models on `device`; BFS (budget 4), random search (1 and 100 tries)."
     from wandering_light.solver import get_solver_by_name
     model = str(run.path / "sft" / "model")
-    out = {"stepwise": get_solver_by_name("stepwise", budget=1, model=model)}
+    out = {"stepwise": get_solver_by_name("stepwise", budget=1, model=model, device=device)}
     if (world := run.path / "world" / "model").exists():        # the same rollout, each step planned in imagination
-        out["stepwise-plan"] = planned_solver(model, str(world), p)
-    out |= {"guided": get_solver_by_name("guided", budget=p["guided_budget"], model=model),
-            "oneshot": get_solver_by_name("trained_local", budget=1, model=model, device="cpu")}
+        out["stepwise-plan"] = planned_solver(model, str(world), p, device)
+    out |= {"guided": get_solver_by_name("guided", budget=p["guided_budget"], model=model, device=device),
+            "oneshot": get_solver_by_name("trained_local", budget=1, model=model, device=device)}
     if (run.path / "grpo" / "model").exists():
-        out["oneshot-grpo"] = get_solver_by_name("trained_local", budget=1, model=str(run.path / "grpo" / "model"), device="cpu")
+        out["oneshot-grpo"] = get_solver_by_name("trained_local", budget=1, model=str(run.path / "grpo" / "model"), device=device)
     return out | {"bfs": get_solver_by_name("bfs", budget=4), "random-1": get_solver_by_name("random", budget=1),
                   "random-100": get_solver_by_name("random", budget=100)}
 
 # %% ../../nbs/16_main_job.ipynb #ee184ef4
-def stage_eval(run: RunDir, p: dict, seed: int, quiet: bool, workers: int = 1) -> dict:
-    """`run_evaluation` of every solver on held-out test tasks and on the upstream 480-task set (one progress bar), each
-    solver's tasks shared among `workers` processes where it can be."""
+def stage_eval(run: RunDir, p: dict, seed: int, quiet: bool, workers: int = 1, device: str = "cpu") -> dict:
+    """`run_evaluation` of every solver on held-out test tasks and on the upstream 480-task set (one progress bar), the
+    models on `device`, each solver's tasks shared among `workers` processes where it can be (on a CPU only)."""
     from tqdm.auto import tqdm
     from wandering_light.evals.run_evaluation import run_evaluation
     held = run.path / "heldout_test.jsonl.gz"
     if not held.exists():
         write_tasks(held, _sample(read_tasks(run.path / "data" / "test.jsonl.gz"), p["heldout"], f"{seed}:heldout"))
     out, sets = {}, [("heldout", held, None), (UPSTREAM, DEFAULT_EVAL_SET, p["upstream"])]
-    both = solvers(run, p)                  # one set of solvers for both sets: what the planner's world model answered carries over
+    both = solvers(run, p, device)                  # one set of solvers for both sets: what the planner's world model answered carries over
     for name, f, n in tqdm(sets, desc="evaluation sets", disable=quiet):
         out[name] = run_evaluation(f, [], num_samples=n, run_dir=run.path / f"eval-{name}", seed=seed, solvers=both, progress=False,
                                    workers=workers)
@@ -269,6 +272,8 @@ def _stage(run: RunDir, timing: dict, name: str, fn, quiet: bool):
 def run_job(cfg: MainJobConfig, run_dir: str | Path) -> dict:
     "Data, SFT, the world model and GRPO (when the profile has steps for them), evaluation and report into `run_dir` (resuming it); the headline figures."
     if cfg.threads: torch.set_num_threads(cfg.threads)
+    if cfg.eval_device != "cpu" and not torch.cuda.is_available():
+        raise UserError(f"--eval_device {cfg.eval_device}: no GPU is visible to torch here; use --eval_device cpu")
     quiet_progress(cfg.verbose)
     p, path, timing, q, v, seed, th = cfg.sizes(), Path(run_dir), {}, cfg.quiet, cfg.verbose, cfg.seed, cfg.threads
     with run_lock(path): run = RunDir(path, {"profile": cfg.profile, "seed": seed, **p})
@@ -276,8 +281,8 @@ def run_job(cfg: MainJobConfig, run_dir: str | Path) -> dict:
     sft = _stage(run, timing, "sft", lambda: stage_sft(run, p, seed, th, q, v), q)
     world = _stage(run, timing, "world", lambda: stage_world(run, p, seed, th, q, v), q)
     grpo = _stage(run, timing, "grpo", lambda: stage_grpo(run, p, seed, th, q, v), q)
-    workers = cfg.eval_workers or torch.get_num_threads()
-    evals = _stage(run, timing, "eval", lambda: stage_eval(run, p, seed, q, workers), q)
+    workers = 1 if cfg.eval_device != "cpu" else cfg.eval_workers or torch.get_num_threads()
+    evals = _stage(run, timing, "eval", lambda: stage_eval(run, p, seed, q, workers, cfg.eval_device), q)
     main_job_report(run, evals, sft, grpo, timing, world)
     h = headline(evals)
     write_text_atomic(path / "summary.json", json.dumps({"headline": h, "timing_s": timing}, indent=2) + "\n")
