@@ -8,7 +8,7 @@
 # solver, so a call stopped at LIMIT still brings back what finished.
 # Measured on one H200 (4 December 2026, one call of 572 s; benchmarks/results/stepwise30_gpu_base.json): `base` at
 # batch 128 in bf16, the policy 1,196 steps in 2.0 training minutes (stage 156 s), the world model 2,405 steps in 3.0
-# (stage 224 s), 55.1% exact on the 1,255 held-out route pairs (the CPU recipe's `mini`, 20 minutes: 77.2%); the
+# (stage 224 s), 55.1% exact on the 1,255 held-out route pairs (seed 1's `mini` world model, 20 CPU minutes: 77.2% of its own); the
 # planned rollout's evaluation of the 500 held-out tasks had not ended when LIMIT stopped it, about 145 s in, so no
 # success rate came back. A later call should give the evaluation at least 300 s, or evaluate `--solvers stepwise` first.
 set -u
