@@ -28,7 +28,7 @@ from .rl_grpo import GRPORunConfig, run_grpo
 
 # %% ../../nbs/16_main_job.ipynb #33172aaa
 PROFILE_KEYS = ("tasks", "sft_model", "sft_lr", "sft_steps", "sft_batch", "sft_minutes", "sft_compile", "sft_tool_set",
-                "sft_eval_every", "world_steps", "world_minutes", "world_lr", "world_init", "world_digits", "world_input_digits", "world_examples", "world_walks",
+                "sft_eval_every", "world_steps", "world_minutes", "world_lr", "world_init", "world_digits", "world_input_digits", "world_examples", "world_walks", "world_batch",
                 "plan_depth", "plan_k", "plan_read", "grpo_steps", "grpo_batch", "grpo_minutes", "select_from", "heldout", "upstream", "guided_budget")
 PROFILES = {name: {k: r[k] for k in PROFILE_KEYS} for name in ("quickstart", "smoke", "stepwise30") for r in [load_recipe(name)]}
 UPSTREAM = "upstream480"
@@ -56,6 +56,7 @@ class MainJobConfig:
                             "tool returns); with world_minutes an upper bound (0: no world stage)", min=0)
     world_minutes: float | None = _opt(3.4, "world-model training-time limit in minutes (none: no limit)")
     world_lr: float = _opt(0.0003, "world-model peak learning rate", min=1e-6)
+    world_batch: int | None = _opt(None, "world-model SFT batch size (none: sft_batch, as in runs made before the option)", min=1)
     world_examples: int | None = _opt(160_000, "world-model examples kept, a seeded sample (none: all; 3.0 minutes used 87k of "
                                       "the 285k that 40,000 tasks make in one run, and the rest took 12 to 17 s to tokenize and measure)", min=1)
     world_walks: int | None = _opt(None, "world-model examples on fresh values besides the routes' "
@@ -129,7 +130,8 @@ def world_config(path: Path, p: dict, seed: int, threads=None, quiet: bool = Tru
                       world_share=1.0, oneshot_share=0.0, world_digits=p["world_digits"], world_tools="any", tool_set=False,
                       learning_rate=p["world_lr"], max_steps=p["world_steps"], time_limit=p["world_minutes"],
                       clock_schedule=p["world_minutes"] is not None, max_examples=p["world_examples"],
-                      world_walks=p.get("world_walks"), world_input_digits=p.get("world_input_digits"))
+                      world_walks=p.get("world_walks"), world_input_digits=p.get("world_input_digits"),
+                      per_device_train_batch_size=p.get("world_batch") or p["sft_batch"])
 
 def stage_world(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = False) -> dict:
     "The world stage into RUN/world (`world_config`; {} when the profile has no world steps)."
