@@ -28,7 +28,7 @@ from .rl_grpo import GRPORunConfig, run_grpo
 
 # %% ../../nbs/16_main_job.ipynb #33172aaa
 PROFILE_KEYS = ("tasks", "sft_model", "sft_lr", "sft_steps", "sft_batch", "sft_minutes", "sft_compile", "sft_tool_set",
-                "sft_eval_every", "world_steps", "world_minutes", "world_lr", "world_init", "world_digits", "world_input_digits", "world_examples", "world_walks", "world_batch",
+                "sft_eval_every", "world_steps", "world_minutes", "world_lr", "world_init", "world_digits", "world_input_digits", "world_examples", "world_walks", "world_batch", "world_model",
                 "plan_depth", "plan_k", "plan_read", "grpo_steps", "grpo_batch", "grpo_minutes", "select_from", "heldout", "upstream", "guided_budget")
 PROFILES = {name: {k: r[k] for k in PROFILE_KEYS} for name in ("quickstart", "smoke", "stepwise30") for r in [load_recipe(name)]}
 UPSTREAM = "upstream480"
@@ -64,6 +64,8 @@ class MainJobConfig:
                                    "none, as in runs made before the option)", min=0)
     world_init: bool = _opt(True, "start the world model from the policy's weights (RUN/sft/model, whose steps taught it "
                             "some world examples) instead of fresh ones")
+    world_model: str | None = _opt(None, "the world model's size when it starts fresh (--no-world-init; none: sft_model)",
+                                   choices=list(MODEL_SIZES))
     world_digits: int = _opt(3, "floats in the world model's examples and questions to this many significant digits", min=1)
     world_input_digits: int | None = _opt(None, "the floats of the values the world model is shown to this many significant "
                                           "digits instead (6: as the step prompt shows them; none: world_digits, as in runs "
@@ -125,7 +127,10 @@ def world_config(path: Path, p: dict, seed: int, threads=None, quiet: bool = Tru
     """The world stage's options for profile `p` in the run at `path`: a world model (the profile's size, from scratch or
     from the policy's weights) on its data: what any tool that takes a step's values returns, one value at a time, floats
     to the profile's digits, a seeded `world_examples` of those rows."""
-    start = str(path / "sft" / "model") if p["world_init"] else p["sft_model"]
+    size = p.get("world_model") or p["sft_model"]
+    if p["world_init"] and size != p["sft_model"]:
+        raise UserError(f"world_model {size} differs from sft_model {p['sft_model']}: a world model of another size starts fresh (--no-world-init)")
+    start = str(path / "sft" / "model") if p["world_init"] else size
     return sft_config(path / "data", path / "world", p, seed, threads, quiet, verbose, task="world", model_name=start,
                       world_share=1.0, oneshot_share=0.0, world_digits=p["world_digits"], world_tools="any", tool_set=False,
                       learning_rate=p["world_lr"], max_steps=p["world_steps"], time_limit=p["world_minutes"],
@@ -278,6 +283,7 @@ def run_job(cfg: MainJobConfig, run_dir: str | Path) -> dict:
         raise UserError(f"--eval_device {cfg.eval_device}: no GPU is visible to torch here; use --eval_device cpu")
     quiet_progress(cfg.verbose)
     p, path, timing, q, v, seed, th = cfg.sizes(), Path(run_dir), {}, cfg.quiet, cfg.verbose, cfg.seed, cfg.threads
+    if p["world_steps"]: world_config(path, p, seed)       # a bad world option fails now, not after the policy's minutes
     with run_lock(path): run = RunDir(path, {"profile": cfg.profile, "seed": seed, **p})
     _stage(run, timing, "data", lambda: stage_data(run, p, seed, q), q)
     sft = _stage(run, timing, "sft", lambda: stage_sft(run, p, seed, th, q, v), q)
