@@ -3,7 +3,8 @@
 It runs `training.main_job.run_main_job` into `--run-dir` (resuming it; a finished job is read back, not run again)
 and reports the headline success rates (step-wise, step-wise planned with the world model, guided, one-shot, BFS,
 random search, on the held-out tasks and the upstream 480-task set), the wall time of each stage and in all, the SFT
-steps the time limits allowed (the policy's and, in a run that has one, the world model's), and the SFT learning curve
+steps the time limits allowed (the policy's and, in a run that has one, the world model's, with its exact match on the
+route pairs of the held-out tasks and of 500 of its training tasks), and the SFT learning curve
 (step-wise success on held-out tasks against training minutes).
 
 Any other option is one of `wl quickstart`'s (the job's profile, `MainJobConfig`), given to the job as it would be
@@ -19,14 +20,25 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _common import job_sft, report
 
 def world_figures(run: Path) -> dict:
-    "The world stage's steps, training minutes and learning rate, the plan's depth and width, and the planned row's success by distance ({} for a run from before it)."
+    """The world stage's steps, training minutes and learning rate, its exact match on the held-out tasks' route pairs
+    (`benchmarks/stepwise.py`'s `route_eval`), the plan's depth and width, and the planned row's success by distance ({}
+    for a run from before it)."""
     f = run / "world" / "summary.json"
     if not f.exists(): return {}
     w = json.loads(f.read_text())
     by_d = {name: {d: round(v["success_rate"], 4) for d, v in json.loads((run / f"eval-{name}" / "summary.json").read_text())
                    ["stepwise-plan"]["by_distance"].items()} for name in ("heldout", "upstream480")}
     job = json.loads((run / "config.json").read_text())
-    return {"world_steps": w["steps"], "world_train_minutes": round(w["train_seconds"] / 60, 2), "world_stopped": w["stopped"],
+    from stepwise import route_eval          # the world model along certified routes: held-out tasks', and training tasks'
+    from wandering_light.tasks import read_tasks, write_tasks
+    from wandering_light.training.sft import _sample
+    probe = run / "world_train_probe.jsonl.gz"        # 500 of its own training tasks, seeded: does it fit what it saw?
+    if not probe.exists(): write_tasks(probe, _sample(read_tasks(run / "data" / "train.jsonl.gz"), 500, "world-train-probe"))
+    keys = ("pairs", "exact_match", "exact_match_without_hashes", "whole_route")
+    routes = {name: route_eval(f, run / "world" / "model") for name, f in (("heldout", run / "heldout_test.jsonl.gz"), ("train", probe))}
+    return {"world_heldout_route_pairs": {k: routes["heldout"][k] for k in keys},
+            "world_train_route_pairs": {k: routes["train"][k] for k in keys},
+            "world_steps": w["steps"], "world_train_minutes": round(w["train_seconds"] / 60, 2), "world_stopped": w["stopped"],
             "world_lr": float(job.get("world_lr", 1e-3)), "plan_depth": job.get("plan_depth", 2), "plan_k": job.get("plan_k", 3),
             "stepwise_plan_by_distance": by_d}
 

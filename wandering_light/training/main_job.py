@@ -124,8 +124,8 @@ def stage_sft(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = F
 
 # %% ../../nbs/16_main_job.ipynb #1416bbc9
 def world_config(path: Path, p: dict, seed: int, threads=None, quiet: bool = True, verbose: bool = False) -> SFTRunConfig:
-    """The world stage's options for profile `p` in the run at `path`: a world model (the profile's size, from scratch or
-    from the policy's weights) on its data: what any tool that takes a step's values returns, one value at a time, floats
+    """The world stage's options for profile `p` in the run at `path`: a world model (from the policy's weights, or from
+    scratch at `world_model`'s size, the policy's if none) on its data: what any tool that takes a step's values returns, one value at a time, floats
     to the profile's digits, a seeded `world_examples` of those rows."""
     size = p.get("world_model") or p["sft_model"]
     if p["world_init"] and size != p["sft_model"]:
@@ -231,7 +231,7 @@ def main_job_report(run: RunDir, evals: dict, sft: dict, grpo: dict, timing: dic
               f"one taught) with world-model and one-shot examples beside them: {sft.get('steps')} steps, "
               f"{sft.get('train_seconds', 0) / 60:.1f} training minutes. The learning curve is step-wise success.", "",
               imgs[0] or "", ""]
-    if world: lines += ["## World model", "", f"A second `{run.config.get('sft_model', 'tiny')}` model, "
+    if world: lines += ["## World model", "", f"A second `{run.config.get('world_model') or run.config.get('sft_model', 'tiny')}` model, "
                         + ("from the policy's weights" if run.config.get("world_init") else "from scratch") + ", taught what "
                         f"a tool returns (one value at a time, floats to {run.config.get('world_digits', 6)} digits"
                         + (f", shown to {d}" if (d := run.config.get("world_input_digits")) else "") + f"): {world.get('steps')} steps, "
