@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _common import job_sft, report
 
 def world_figures(run: Path) -> dict:
-    """The world stage's steps, training minutes and learning rate, its exact match on the held-out tasks' route pairs
-    (`benchmarks/stepwise.py`'s `route_eval`), the plan's depth and width, and the planned row's success by distance ({}
+    """The world stage's steps, training minutes and learning rate, its exact match on the route pairs of the held-out
+    tasks and of 500 training tasks (`benchmarks/stepwise.py`'s `route_eval`), the plan's depth and width, and the planned row's success by distance ({}
     for a run from before it)."""
     f = run / "world" / "summary.json"
     if not f.exists(): return {}

@@ -14,7 +14,7 @@ Usage: python benchmarks/stepwise30_gpu.py --run-dir gpu/s30 [--data-only] [--si
            [--world-lr 3e-4] [--sft-minutes 2] [--world-minutes 3] [--world-examples 300000] [--device cuda]
            [--solvers stepwise-plan,stepwise,oneshot,guided] [--out DIR] [--name stepwise30_gpu_base] [--save]
 """
-import argparse, json, shutil, sys, time
+import argparse, json, sys, time
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import report
@@ -40,9 +40,8 @@ def main(argv):
     ap.add_argument("--name", default="stepwise30_gpu_base"); ap.add_argument("--save", action="store_true")
     a = ap.parse_args(argv)
     import torch
-    from wandering_light.training.main_job import stage_data, stage_sft, stage_world, solvers, UPSTREAM
-    from wandering_light.training.sft import _sample
-    from wandering_light.tasks import DEFAULT_EVAL_SET, read_tasks, write_tasks
+    from wandering_light.training.main_job import stage_data, stage_sft, stage_world, solvers, heldout_file, UPSTREAM
+    from wandering_light.tasks import DEFAULT_EVAL_SET
     from wandering_light.evals.run_evaluation import run_evaluation
     from wandering_light.utils import RunDir, UserError
     if a.device != "cpu" and not a.data_only and not torch.cuda.is_available(): sys.exit(f"error: --device {a.device}: torch sees no GPU here")
@@ -57,8 +56,7 @@ def main(argv):
     def stage(name, fn):
         t = time.perf_counter(); r = fn(); figures["stage_wall_seconds"][name] = round(time.perf_counter() - t, 1); return r
     stage("data", lambda: stage_data(run, p, a.seed, True))
-    held = path / "heldout_test.jsonl.gz"           # the same sample as the main job's evaluation takes
-    if not held.exists(): write_tasks(held, _sample(read_tasks(path / "data" / "test.jsonl.gz"), p["heldout"], f"{a.seed}:heldout"))
+    held = heldout_file(path, p, a.seed)             # the same sample as the main job's evaluation takes
     if a.data_only: return 0
     sft = stage("sft", lambda: stage_sft(run, p, a.seed, None, True))
     figures["sft"] = {k: sft.get(k) for k in ("steps", "train_seconds", "stopped")}; save()

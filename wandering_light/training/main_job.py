@@ -12,8 +12,8 @@ from pathlib import Path
 
 # %% auto #0
 __all__ = ['PROFILE_KEYS', 'PROFILES', 'UPSTREAM', 'LIFTS', 'MainJobConfig', 'stage_data', 'sft_config', 'stage_sft',
-           'world_config', 'stage_world', 'stage_grpo', 'planned_solver', 'solvers', 'stage_eval', 'headline',
-           'main_job_report', 'run_job', 'run_main_job']
+           'world_config', 'stage_world', 'stage_grpo', 'planned_solver', 'solvers', 'heldout_file', 'stage_eval',
+           'headline', 'main_job_report', 'run_job', 'run_main_job']
 
 # %% ../../nbs/16_main_job.ipynb #a21e0928
 import torch
@@ -125,8 +125,8 @@ def stage_sft(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = F
 # %% ../../nbs/16_main_job.ipynb #1416bbc9
 def world_config(path: Path, p: dict, seed: int, threads=None, quiet: bool = True, verbose: bool = False) -> SFTRunConfig:
     """The world stage's options for profile `p` in the run at `path`: a world model (from the policy's weights, or from
-    scratch at `world_model`'s size, the policy's if none) on its data: what any tool that takes a step's values returns, one value at a time, floats
-    to the profile's digits, a seeded `world_examples` of those rows."""
+    scratch at `world_model`'s size, the policy's if none) on its data: what any tool that takes a step's values
+    returns, one value at a time, floats to the profile's digits, a seeded `world_examples` of those rows."""
     size = p.get("world_model") or p["sft_model"]
     if p["world_init"] and size != p["sft_model"]:
         raise UserError(f"world_model {size} differs from sft_model {p['sft_model']}: a world model of another size starts fresh (--no-world-init)")
@@ -179,14 +179,19 @@ def solvers(run: RunDir, p: dict, device: str = "cpu") -> dict:
                   "random-100": get_solver_by_name("random", budget=100)}
 
 # %% ../../nbs/16_main_job.ipynb #ee184ef4
+def heldout_file(path: Path, p: dict, seed: int) -> Path:
+    "PATH/heldout_test.jsonl.gz: a seeded sample of `p['heldout']` of the run's test-split tasks, written once."
+    held = path / "heldout_test.jsonl.gz"
+    if not held.exists():
+        write_tasks(held, _sample(read_tasks(path / "data" / "test.jsonl.gz"), p["heldout"], f"{seed}:heldout"))
+    return held
+
 def stage_eval(run: RunDir, p: dict, seed: int, quiet: bool, workers: int = 1, device: str = "cpu") -> dict:
     """`run_evaluation` of every solver on held-out test tasks and on the upstream 480-task set (one progress bar), the
     models on `device`, each solver's tasks shared among `workers` processes where it can be (on a CPU only)."""
     from tqdm.auto import tqdm
     from wandering_light.evals.run_evaluation import run_evaluation
-    held = run.path / "heldout_test.jsonl.gz"
-    if not held.exists():
-        write_tasks(held, _sample(read_tasks(run.path / "data" / "test.jsonl.gz"), p["heldout"], f"{seed}:heldout"))
+    held = heldout_file(run.path, p, seed)
     out, sets = {}, [("heldout", held, None), (UPSTREAM, DEFAULT_EVAL_SET, p["upstream"])]
     both = solvers(run, p, device)                  # one set of solvers for both sets: what the planner's world model answered carries over
     for name, f, n in tqdm(sets, desc="evaluation sets", disable=quiet):
