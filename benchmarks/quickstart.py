@@ -3,8 +3,8 @@
 It runs `training.main_job.run_main_job` into `--run-dir` (resuming it; a finished job is read back, not run again)
 and reports the headline success rates (step-wise, step-wise planned with the world model, guided, one-shot, BFS,
 random search, on the held-out tasks and the upstream 480-task set), the wall time of each stage and in all, the SFT
-steps the time limits allowed (the policy's and, in a run that has one, the world model's, with its exact match on the
-route pairs of the held-out tasks and of 500 of its training tasks), and the SFT learning curve
+steps the time limits allowed (the policy's and, in a run that has one, the world model's, both phases of a
+`--world-focus` run together and its first apart, with its exact match on the route pairs of the held-out tasks and of 500 of its training tasks), and the SFT learning curve
 (step-wise success on held-out tasks against training minutes).
 
 Any other option is one of `wl quickstart`'s (the job's profile, `MainJobConfig`), given to the job as it would be
@@ -26,6 +26,8 @@ def world_figures(run: Path) -> dict:
     f = run / "world" / "summary.json"
     if not f.exists(): return {}
     w = json.loads(f.read_text())
+    first = run / "world-first" / "summary.json"          # --world-focus: the phase before the tools were weighed
+    a = json.loads(first.read_text()) if first.exists() else {"steps": 0, "train_seconds": 0}
     by_d = {name: {d: round(v["success_rate"], 4) for d, v in json.loads((run / f"eval-{name}" / "summary.json").read_text())
                    ["stepwise-plan"]["by_distance"].items()} for name in ("heldout", "upstream480")}
     job = json.loads((run / "config.json").read_text())
@@ -38,7 +40,9 @@ def world_figures(run: Path) -> dict:
     routes = {name: route_eval(f, run / "world" / "model") for name, f in (("heldout", run / "heldout_test.jsonl.gz"), ("train", probe))}
     return {"world_heldout_route_pairs": {k: routes["heldout"][k] for k in keys},
             "world_train_route_pairs": {k: routes["train"][k] for k in keys},
-            "world_steps": w["steps"], "world_train_minutes": round(w["train_seconds"] / 60, 2), "world_stopped": w["stopped"],
+            "world_steps": w["steps"] + a["steps"], "world_train_minutes": round((w["train_seconds"] + a["train_seconds"]) / 60, 2),
+            "world_stopped": w["stopped"], **({"world_focus": job.get("world_focus"), "world_first_steps": a["steps"],
+                                              "world_first_train_minutes": round(a["train_seconds"] / 60, 2)} if first.exists() else {}),
             "world_lr": float(job.get("world_lr", 1e-3)), "plan_depth": job.get("plan_depth", 2), "plan_k": job.get("plan_k", 3),
             "stepwise_plan_by_distance": by_d}
 

@@ -6,7 +6,8 @@ Docs: https://wandering-light.github.io/wandering_light/steps.html.md"""
 
 # %% ../nbs/07b_steps.ipynb #49423bd8
 from __future__ import annotations
-import itertools, random
+import itertools, json, random
+from pathlib import Path
 import numpy as np
 from typing import Sequence
 import torch
@@ -19,12 +20,13 @@ from .routes import RouteGraph
 from .tasks import InductionTask, default_functions, random_input, split_of, read_tasks, DEFAULT_EVAL_SET
 from .trajectory import random_walk
 from .common_functions import HASH_TOOLS
+from .utils import UserError
 from . import prompts as P
 
 # %% auto #0
 __all__ = ['STEP_DISTANCE_WEIGHTS', 'TARGET_OFFSET', 'PAIR_OFFSET', 'task_route', 'step_rows', 'world_value_pairs',
-           'step_examples', 'world_walk_examples', 'result_tail', 'tokenized_examples', 'target_loss', 'fit_rows',
-           'step_dataset', 'step_states']
+           'step_examples', 'read_tool_weights', 'world_walk_examples', 'result_tail', 'tokenized_examples',
+           'target_loss', 'fit_rows', 'step_dataset', 'step_states']
 
 # %% ../nbs/07b_steps.ipynb #f88e190c
 def task_route(task: InductionTask, space: SearchSpace | None = None,
@@ -56,10 +58,15 @@ def world_value_pairs(values: TypedList, result: TypedList) -> list[tuple[TypedL
     "A batch and what a tool returned on it, as one (value, result) pair of one-item batches per value."
     return list(zip(values.singletons(), result.singletons()))
 
-def _world_tool(r: dict, tools: str, rng: random.Random, ex: Executor) -> tuple[str, TypedList]:
-    "The tool a world-model example of step row `r` asks about, and what it returns: the route's, or (`any`) any tool that runs."
+def _draw_tool(tools: list, rng: random.Random, weights: dict | None = None):
+    "One of `tools`, uniformly, or in proportion to `weights[name]` (1 for a tool not named)."
+    return rng.choices(tools, [weights.get(f.name, 1.0) for f in tools])[0] if weights else rng.choice(tools)
+
+def _world_tool(r: dict, tools: str, rng: random.Random, ex: Executor, weights: dict | None = None) -> tuple[str, TypedList]:
+    """The tool a world-model example of step row `r` asks about, and what it returns: the route's, or (`any`) any tool
+    that runs, drawn as `_draw_tool` does."""
     if tools == "any":
-        f = rng.choice([f for f in ex.functions if f.in_cls is r["values"].item_type])
+        f = _draw_tool([f for f in ex.functions if f.in_cls is r["values"].item_type], rng, weights)
         try: return f.name, ex.apply(f, r["values"])
         except ExecutionError: pass                     # it fails on these values: the route's tool instead
     return r["tool"], r["result"]
@@ -76,14 +83,16 @@ def _step_row(r: dict, tool: str, spans: bool, results: bool, ex: Executor) -> d
 def step_examples(tasks: Sequence[InductionTask], world_share: float = 0.0, oneshot_share: float = 0.0, seed: int = 0,
                   functions: FunctionDefSet | None = None, spans: bool = False, results: bool = False,
                   steps: bool = True, world_values: bool = False, world_digits: int | None = None,
-                  world_tools: str = "route", tool_set: bool = False, world_input_digits: int | None = None) -> list[dict]:
+                  world_tools: str = "route", tool_set: bool = False, world_input_digits: int | None = None,
+                  world_weights: dict | None = None) -> list[dict]:
     """Prompt-completion pairs of kind `step`, `world` and `oneshot` from the tasks' routes; `spans`: step rows also carry
     the targets' character spans (`prompts.step_table`); `results` (with `spans`): and a `tail`, what the chosen tool
     returns (`result_tail`, below); `steps=False`: no step examples (with `world_share=1`, a world model's data alone);
     `world_values`: a world-model example per value instead of per batch (`world_value_pairs`); `world_digits`:
     their floats to that many significant digits (`prompts.world_prompt`), the values' to `world_input_digits` if
     given (`prompts.world_example`); `world_tools`: the tool each asks about,
-    the route's (`route`) or any that takes the step's values (`any`, uniformly: every tool taught, not the routes' few);
+    the route's (`route`) or any that takes the step's values (`any`, uniformly: every tool taught, not the routes' few;
+    with `world_weights`, `{tool: weight}`, in proportion to its weight, 1 for a tool not named: see `world_tool_weights`);
     `tool_set`: step rows also list every optimal tool (`optimal`), for the set loss below."""
     fs = functions if functions is not None else default_functions()
     rng, ex, space, out = random.Random(seed), Executor(fs), SearchSpace(fs), []
@@ -93,10 +102,22 @@ def step_examples(tasks: Sequence[InductionTask], world_share: float = 0.0, ones
             if steps: out.append(_step_row(r, rng.choice(r["optimal"]), spans, results, ex)
                                  | ({"optimal": list(r["optimal"])} if tool_set else {}))
             if rng.random() < world_share:
-                tool, got = _world_tool(r, world_tools, rng, ex)
+                tool, got = _world_tool(r, world_tools, rng, ex, world_weights)
                 pairs = world_value_pairs(r["values"], got) if world_values else [(r["values"], got)]
                 out += [P.world_example(v, tool, o, world_digits, world_input_digits) | {"kind": "world"} for v, o in pairs]
     return out
+
+# %% ../nbs/07b_steps.ipynb #3e6652a7
+def read_tool_weights(path: str | Path | None, functions: FunctionDefSet | None = None) -> dict | None:
+    "The `{tool: weight}` of a JSON file (None for no file: uniform draws); a tool not in `functions` or a weight below 0 is a one-line error."
+    if path is None: return None
+    names = {f.name for f in (functions if functions is not None else default_functions())}
+    try: w = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as e: raise UserError(f"tool weights {path}: {e}") from None
+    if not isinstance(w, dict) or not all(isinstance(v, (int, float)) and v >= 0 for v in w.values()):
+        raise UserError(f"tool weights {path}: not a JSON object of tool names to weights of at least 0")
+    if bad := sorted(set(w) - names): raise UserError(f"tool weights {path}: no such tools: {', '.join(bad[:5])}")
+    return {k: float(v) for k, v in w.items()}
 
 # %% ../nbs/07b_steps.ipynb #ba519c2f
 def _pool_add(pool: dict, s: TypedList, rng: random.Random, size: int):
@@ -107,10 +128,11 @@ def _pool_add(pool: dict, s: TypedList, rng: random.Random, size: int):
 
 def world_walk_examples(n: int, seed: int = 0, functions: FunctionDefSet | None = None, digits: int | None = None,
                         per_value: bool = True, max_walk: int = 3, exclude: set | None = None, pool_size: int = 4000,
-                        input_digits: int | None = None) -> list[dict]:
+                        input_digits: int | None = None, weights: dict | None = None) -> list[dict]:
     """`n` distinct world-model examples (kind `world`) on fresh values (see above): one value each (`per_value`) or
     whole batches, floats to `digits` significant digits (the values' to `input_digits` if given); roots come from the
-    training split only, and roots in `exclude` (default: the upstream set's inputs) are skipped."""
+    training split only, and roots in `exclude` (default: the upstream set's inputs) are skipped; `weights`: how often
+    each tool is asked about (`{tool: weight}`, 1 for a tool not named), else uniformly."""
     fs = functions if functions is not None else default_functions()
     ex, rng = Executor(fs), random.Random(f"world-walks:{seed}")
     exclude = exclude if exclude is not None else {t.input.answer_key() for t in read_tasks(DEFAULT_EVAL_SET)}
@@ -121,7 +143,7 @@ def world_walk_examples(n: int, seed: int = 0, functions: FunctionDefSet | None 
         if split_of(root) == "train" and root.answer_key() not in exclude:
             w = random_walk(root, rng.randint(0, max_walk), fs, rng, ex)
             for s in (w.states if w is not None else [root]): _pool_add(pool, s, rng, pool_size)
-        f = rng.choice(tools)
+        f = _draw_tool(tools, rng, weights)
         if not (states := pool.get(f.in_cls)): continue
         v = rng.choice(states)
         try: got = ex.apply(f, v)
@@ -241,19 +263,22 @@ def step_dataset(tasks: Sequence[InductionTask], world_share: float = 0.0, onesh
                  tokenizer=None, target_loss: bool = False, results: bool = False, pairs: bool = False, steps: bool = True,
                  world_values: bool = False, world_digits: int | None = None, world_tools: str = "route",
                  tool_set: bool = False, limit: int | None = None,
-                 max_length: int | None = None, world_walks: int = 0, world_input_digits: int | None = None):
+                 max_length: int | None = None, world_walks: int = 0, world_input_digits: int | None = None,
+                 world_weights: dict | None = None):
     """`step_examples` as a shuffled `datasets.Dataset`: columns `prompt`, `completion`, `kind`; with `target_loss`,
     tokenized by `tokenizer` with the target values learnt too (columns `input_ids`, `labels`, `kind`; see below), with
     `results` the chosen tool's results after it, with `pairs` the tool after each pair line; `steps=False`: no step rows; `world_values`: world rows one value each, `world_digits`: their floats so rounded (the values' to `world_input_digits` if given), `world_tools`: which tools they ask about; `tool_set` (with `target_loss`): a column `optimal`, the token ids of a step's optimal tools when there are several (else empty); `limit`: at most this many rows, the first of the shuffle (a seeded sample), cut before tokenizing; `max_length` (with `target_loss`): tokenized rows cut to it as TRL would (`fit_rows`);
-    `world_walks`: that many world rows on fresh values besides (`world_walk_examples`, one value each with `world_values`)."""
+    `world_walks`: that many world rows on fresh values besides (`world_walk_examples`, one value each with `world_values`);
+    `world_weights`: how often each tool is asked about (see `step_examples`), in both kinds of world rows."""
     import datasets
     if (results or pairs or tool_set) and not target_loss:
         raise ValueError("results, pairs and tool sets are learnt by the target loss: give target_loss=True")
     rows = step_examples(tasks, world_share, oneshot_share, seed, spans=target_loss, results=results, steps=steps,
                          world_values=world_values, world_digits=world_digits,
-                         world_tools=world_tools, tool_set=tool_set, world_input_digits=world_input_digits)
+                         world_tools=world_tools, tool_set=tool_set, world_input_digits=world_input_digits,
+                         world_weights=world_weights)
     if world_walks: rows += world_walk_examples(world_walks, seed, digits=world_digits, per_value=world_values,
-                                                input_digits=world_input_digits)
+                                                input_digits=world_input_digits, weights=world_weights)
     random.Random(seed).shuffle(rows)
     rows = rows[:limit]
     if target_loss:

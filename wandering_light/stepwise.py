@@ -25,8 +25,8 @@ from .calibration import auroc, brier_score, expected_calibration_error, logsume
 __all__ = ['WORLD_CACHE_SIZE', 'Policy', 'StepPolicy', 'length_batches', 'rotations', 'OraclePolicy', 'Rollout', 'rollout_reward',
            'stepwise_attempts', 'as_policy', 'StepwiseSolver', 'GuidedSolver', 'parse_result', 'world_digits',
            'world_input_digits', 'value_answers', 'predict_results', 'closeness', 'agree', 'world_accuracy',
-           'predict_pipeline', 'load_world', 'compare_digits', 'world_batch', 'world_predictor', 'WorldPlanner',
-           'imagined_key', 'target_logprobs', 'WorldScorer', 'evaluate_stepwise']
+           'tool_probe_pairs', 'tool_weights', 'predict_pipeline', 'load_world', 'compare_digits', 'world_batch',
+           'world_predictor', 'WorldPlanner', 'imagined_key', 'target_logprobs', 'WorldScorer', 'evaluate_stepwise']
 
 # %% ../nbs/09d_stepwise.ipynb #a291a8aa
 class Policy:
@@ -487,6 +487,31 @@ def world_accuracy(model, tokenizer, pairs: Sequence[tuple], executor: Executor 
             "value_exact_match": right / max(1, values), "values": values, "by_type": rate(by_type), "by_tool": rate(by_tool),
             "digits": digits}
 
+
+# %% ../nbs/09d_stepwise.ipynb #66d16f1b
+def tool_probe_pairs(tasks: Sequence, per_tool: int = 24, seed: int = 0, functions: FunctionDefSet | None = None) -> list[tuple]:
+    "Up to `per_tool` `(value, tool)` pairs a tool (one-value batches it runs on, hash tools left out) from the tasks' route states."
+    from wandering_light.steps import step_rows
+    from wandering_light.solver import SearchSpace
+    from wandering_light.common_functions import HASH_TOOLS
+    import random
+    fs = functions if functions is not None else default_functions()
+    ex, space, rng, pool, out = Executor(fs), SearchSpace(fs), random.Random(f"tool-probe:{seed}"), {}, []
+    for t in tasks:
+        for r in step_rows(t, ex, space): pool.setdefault(r["values"].item_type, {}).update(dict.fromkeys(r["values"].singletons()))
+    for f in fs:
+        if f.name in HASH_TOOLS or not (vals := list(pool.get(f.in_cls, ()))): continue
+        out += [(v, f) for v in [v for v in rng.sample(vals, min(len(vals), 4 * per_tool)) if _runs(ex, f, v)][:per_tool]]
+    return out
+
+def _runs(ex: Executor, f: FunctionDef, v: TypedList) -> bool:
+    try: ex.apply(f, v); return True
+    except ExecutionError: return False
+
+def tool_weights(by_tool: dict, floor: float = 0.1) -> dict:
+    "`{tool: floor + error rate}` from exact match by tool (`world_accuracy`'s `by_tool`); the hash tools `floor`."
+    from wandering_light.common_functions import HASH_TOOLS
+    return {k: round(floor + 1 - a, 4) for k, a in by_tool.items()} | dict.fromkeys(HASH_TOOLS, floor)
 
 # %% ../nbs/09d_stepwise.ipynb #b5370e91
 def predict_pipeline(predict: Callable, values: TypedList, pipe: Sequence[FunctionDef]) -> TypedList | None:

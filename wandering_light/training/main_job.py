@@ -12,8 +12,8 @@ from pathlib import Path
 
 # %% auto #0
 __all__ = ['PROFILE_KEYS', 'PROFILES', 'UPSTREAM', 'LIFTS', 'MainJobConfig', 'stage_data', 'sft_config', 'stage_sft',
-           'world_config', 'stage_world', 'stage_grpo', 'planned_solver', 'solvers', 'heldout_file', 'stage_eval',
-           'headline', 'main_job_report', 'run_job', 'run_main_job']
+           'world_config', 'stage_world', 'probe_weights', 'focused_world', 'stage_grpo', 'planned_solver', 'solvers',
+           'heldout_file', 'stage_eval', 'headline', 'main_job_report', 'run_job', 'run_main_job']
 
 # %% ../../nbs/16_main_job.ipynb #a21e0928
 import torch
@@ -29,6 +29,7 @@ from .rl_grpo import GRPORunConfig, run_grpo
 # %% ../../nbs/16_main_job.ipynb #33172aaa
 PROFILE_KEYS = ("tasks", "sft_model", "sft_lr", "sft_steps", "sft_batch", "sft_minutes", "sft_compile", "sft_tool_set",
                 "sft_eval_every", "world_steps", "world_minutes", "world_lr", "world_init", "world_digits", "world_input_digits", "world_examples", "world_walks", "world_batch", "world_model",
+                "world_focus",
                 "plan_depth", "plan_k", "plan_read", "grpo_steps", "grpo_batch", "grpo_minutes", "select_from", "heldout", "upstream", "guided_budget")
 PROFILES = {name: {k: r[k] for k in PROFILE_KEYS} for name in ("quickstart", "smoke", "stepwise30") for r in [load_recipe(name)]}
 UPSTREAM = "upstream480"
@@ -67,6 +68,9 @@ class MainJobConfig:
     world_model: str | None = _opt(None, "the world model's size when it starts fresh (--no-world-init; none: sft_model)",
                                    choices=list(MODEL_SIZES))
     world_digits: int = _opt(3, "floats in the world model's examples and questions to this many significant digits", min=1)
+    world_focus: float | None = _opt(None, "the share of the world stage's minutes and steps after which the tools it "
+                                     "misses are weighed and drawn more often for the rest (`focused_world`; none: one "
+                                     "phase, every tool drawn alike)", min=0.05, max=0.95)
     world_input_digits: int | None = _opt(None, "the floats of the values the world model is shown to this many significant "
                                           "digits instead (6: as the step prompt shows them; none: world_digits, as in runs "
                                           "made before the option)", min=1)
@@ -123,24 +127,57 @@ def stage_sft(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = F
     return run_sft(sft_config(run.path / "data", run.path / "sft", p, seed, threads, quiet, verbose))
 
 # %% ../../nbs/16_main_job.ipynb #1416bbc9
-def world_config(path: Path, p: dict, seed: int, threads=None, quiet: bool = True, verbose: bool = False) -> SFTRunConfig:
+def world_config(path: Path, p: dict, seed: int, threads=None, quiet: bool = True, verbose: bool = False,
+                 d: Path | None = None, **overrides) -> SFTRunConfig:
     """The world stage's options for profile `p` in the run at `path`: a world model (from the policy's weights, or from
     scratch at `world_model`'s size, the policy's if none) on its data: what any tool that takes a step's values
-    returns, one value at a time, floats to the profile's digits, a seeded `world_examples` of those rows."""
+    returns, one value at a time, floats to the profile's digits, a seeded `world_examples` of those rows; into `d`
+    (default: RUN/world), `overrides` winning."""
     size = p.get("world_model") or p["sft_model"]
     if p["world_init"] and size != p["sft_model"]:
         raise UserError(f"world_model {size} differs from sft_model {p['sft_model']}: a world model of another size starts fresh (--no-world-init)")
     start = str(path / "sft" / "model") if p["world_init"] else size
-    return sft_config(path / "data", path / "world", p, seed, threads, quiet, verbose, task="world", model_name=start,
+    return sft_config(path / "data", d or path / "world", p, seed, threads, quiet, verbose, **dict(task="world", model_name=start,
                       world_share=1.0, oneshot_share=0.0, world_digits=p["world_digits"], world_tools="any", tool_set=False,
                       learning_rate=p["world_lr"], max_steps=p["world_steps"], time_limit=p["world_minutes"],
                       clock_schedule=p["world_minutes"] is not None, max_examples=p["world_examples"],
                       world_walks=p.get("world_walks"), world_input_digits=p.get("world_input_digits"),
-                      per_device_train_batch_size=p.get("world_batch") or p["sft_batch"])
+                      per_device_train_batch_size=p.get("world_batch") or p["sft_batch"]) | overrides)
 
 def stage_world(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = False) -> dict:
-    "The world stage into RUN/world (`world_config`; {} when the profile has no world steps)."
-    return run_sft(world_config(run.path, p, seed, threads, quiet, verbose)) if p["world_steps"] else {}
+    "The world stage into RUN/world (`world_config`; {} when the profile has no world steps; with `world_focus`, `focused_world`)."
+    if not p["world_steps"]: return {}
+    if p.get("world_focus"): return focused_world(run, p, seed, threads, quiet, verbose)
+    return run_sft(world_config(run.path, p, seed, threads, quiet, verbose))
+
+# %% ../../nbs/16_main_job.ipynb #1ad28532
+def _part(limit, share):
+    "A share of a limit (None: no limit)."
+    return None if limit is None else limit * share
+
+def probe_weights(model_dir: Path, data: Path, seed: int, tasks: int = 300, per_tool: int = 24) -> dict:
+    "Tool weights (`stepwise.tool_weights`) from the world model at `model_dir`, asked on `tasks` seeded training tasks of `data`."
+    from wandering_light.models import load_model
+    from wandering_light.stepwise import tool_probe_pairs, tool_weights, world_accuracy
+    model, tok = load_model(model_dir)
+    probe = tool_probe_pairs(_sample(read_tasks(data / "train.jsonl.gz"), tasks, f"{seed}:focus"), per_tool, seed)
+    return tool_weights(world_accuracy(model, tok, probe)["by_tool"])
+
+def focused_world(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = False) -> dict:
+    """The world stage in two phases: `world_focus` of its minutes and steps into RUN/world-first (`world_config`); that
+    model's weights of the tools (`probe_weights`, kept in RUN/world-first/tool_weights.json); the rest of the minutes
+    and steps from it, each example's tool drawn by them, into RUN/world. Resumes phase by phase; the summary is the
+    second phase's with both phases' steps and training seconds, the first's under `first`."""
+    f, first = p["world_focus"], run.path / "world-first"
+    a = run_sft(world_config(run.path, p, seed, threads, quiet, verbose, d=first, max_steps=max(1, round(p["world_steps"] * f)),
+                             time_limit=_part(p["world_minutes"], f)))
+    if not (weights := first / "tool_weights.json").exists():
+        write_text_atomic(weights, json.dumps(probe_weights(first / "model", run.path / "data", seed), indent=1))
+    b = run_sft(world_config(run.path, p, seed, threads, quiet, verbose, model_name=str(first / "model"),
+                             max_steps=max(1, p["world_steps"] - a["steps"]), time_limit=_part(p["world_minutes"], 1 - f),
+                             world_tool_weights=str(weights)))
+    both = lambda k: a.get(k, 0) + b.get(k, 0)
+    return b | {"steps": both("steps"), "train_seconds": both("train_seconds"), "first": {k: a.get(k) for k in ("steps", "train_seconds")}}
 
 # %% ../../nbs/16_main_job.ipynb #e4cd8c25
 def stage_grpo(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = False) -> dict:
@@ -240,7 +277,9 @@ def main_job_report(run: RunDir, evals: dict, sft: dict, grpo: dict, timing: dic
                         + ("from the policy's weights" if run.config.get("world_init") else "from scratch") + ", taught what "
                         f"a tool returns (one value at a time, floats to {run.config.get('world_digits', 6)} digits"
                         + (f", shown to {d}" if (d := run.config.get("world_input_digits")) else "") + f"): {world.get('steps')} steps, "
-                        f"{world.get('train_seconds', 0) / 60:.1f} training minutes. `stepwise-plan` imagines "
+                        f"{world.get('train_seconds', 0) / 60:.1f} training minutes"
+                        + (f" ({f['steps']} steps before the tools it missed were weighed and drawn more often)" if (f := world.get("first")) else "")
+                        + ". `stepwise-plan` imagines "
                         f"{run.config.get('plan_depth')} tools ahead with it, the policy's {run.config.get('plan_k')} "
                         "likeliest at each level, and reads the target with it "
                         + ("at every level." if run.config.get("plan_read") is not None else "where no plan reaches it."), ""]

@@ -26,7 +26,7 @@ from ..typed_list import TypedList
 from ..function_def import FunctionDefSet
 from ..executor import Executor
 from .. import prompts as P
-from ..steps import STEP_DISTANCE_WEIGHTS, step_dataset, target_loss
+from ..steps import STEP_DISTANCE_WEIGHTS, step_dataset, target_loss, read_tool_weights
 from ..self_knowledge import outcome_dataset, outcome_rows
 from ..tasks import (DEFAULT_EVAL_SET,
  InductionTask, ProposerTask, create_data, default_functions,
@@ -66,6 +66,9 @@ class SFTRunConfig(TrainOptions, SFTConfig):
                             "proposer can be asked for a depth (wl grpo and wl selfplay --ask-lengths)")
     world_tools: str = _opt("route", "the tool each world-model example asks about: the route's, or any tool that takes "
                             "the step's values (every tool taught)", choices=["route", "any"])
+    world_tool_weights: str | None = _opt(None, "with --world-tools any: a JSON file {tool: weight}; each world-model "
+                                          "example asks about a tool in proportion to its weight (1 for a tool not "
+                                          "named; stepwise.world_tool_weights measures them); none: uniformly")
     oneshot_share: float = _opt(0.0, "steps: share of the tasks also taught in the one-shot format", min=0.0, max=1.0)
     target_loss: bool = _opt(True, "steps: also learn each target value in a step prompt from its value and the lines "
                              "above it (in-context function learning on the same forward pass; off: the tool only)")
@@ -112,6 +115,8 @@ class SFTRunConfig(TrainOptions, SFTConfig):
             raise UserError(f"--max-examples samples the step-wise and world rows: it needs --task steps or world, not {self.task}")
         if self.world_walks and self.task not in ("steps", "world"):
             raise UserError(f"--world-walks adds world-model rows: it needs --task steps or world, not {self.task}")
+        if self.world_tool_weights is not None and self.world_tools != "any":
+            raise UserError("--world-tool-weights weighs the tools of --world-tools any: give --world-tools any too")
         if self.world_input_digits is not None and self.world_digits is None:
             raise UserError("--world-input-digits shortens the values of rows whose results are rounded: give --world-digits too")
         if self.learning_rate is None: self.learning_rate = 1e-3 if self.model_name in MODEL_SIZES else 1e-4
@@ -341,6 +346,7 @@ def run_sft(cfg: SFTRunConfig) -> dict:
                    and cfg.truncation_mode == "keep_start")      # tokenized rows cut here as TRL would, so that it skips its pass
         shared = dict(world_values=per_value, world_digits=cfg.world_digits, world_input_digits=cfg.world_input_digits,
                       world_tools=cfg.world_tools, world_walks=cfg.world_walks, limit=cfg.max_examples,
+                      world_weights=read_tool_weights(cfg.world_tool_weights),
                       max_length=cfg.max_length if own_cut else None)             # the world rows and the sample, either task
         if cfg.task == "steps": ds = step_dataset(data["train"], cfg.world_share, cfg.oneshot_share, cfg.seed, tok, cfg.target_loss,
                                                     cfg.step_results, pairs=cfg.pair_loss > 0, tool_set=cfg.tool_set, **shared)
