@@ -92,7 +92,7 @@ def step_examples(tasks: Sequence[InductionTask], world_share: float = 0.0, ones
     their floats to that many significant digits (`prompts.world_prompt`), the values' to `world_input_digits` if
     given (`prompts.world_example`); `world_tools`: the tool each asks about,
     the route's (`route`) or any that takes the step's values (`any`, uniformly: every tool taught, not the routes' few;
-    with `world_weights`, `{tool: weight}`, in proportion to its weight, 1 for a tool not named: see `world_tool_weights`);
+    with `world_weights`, `{tool: weight}`, in proportion to its weight, 1 for a tool not named: see `read_tool_weights`);
     `tool_set`: step rows also list every optimal tool (`optimal`), for the set loss below."""
     fs = functions if functions is not None else default_functions()
     rng, ex, space, out = random.Random(seed), Executor(fs), SearchSpace(fs), []

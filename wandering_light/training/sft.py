@@ -68,7 +68,7 @@ class SFTRunConfig(TrainOptions, SFTConfig):
                             "the step's values (every tool taught)", choices=["route", "any"])
     world_tool_weights: str | None = _opt(None, "with --world-tools any: a JSON file {tool: weight}; each world-model "
                                           "example asks about a tool in proportion to its weight (1 for a tool not "
-                                          "named; stepwise.world_tool_weights measures them); none: uniformly")
+                                          "named; stepwise.tool_weights makes them; read before any data); none: uniformly")
     oneshot_share: float = _opt(0.0, "steps: share of the tasks also taught in the one-shot format", min=0.0, max=1.0)
     target_loss: bool = _opt(True, "steps: also learn each target value in a step prompt from its value and the lines "
                              "above it (in-context function learning on the same forward pass; off: the tool only)")
@@ -117,6 +117,7 @@ class SFTRunConfig(TrainOptions, SFTConfig):
             raise UserError(f"--world-walks adds world-model rows: it needs --task steps or world, not {self.task}")
         if self.world_tool_weights is not None and self.world_tools != "any":
             raise UserError("--world-tool-weights weighs the tools of --world-tools any: give --world-tools any too")
+        read_tool_weights(self.world_tool_weights)           # a bad file fails now, not after the data
         if self.world_input_digits is not None and self.world_digits is None:
             raise UserError("--world-input-digits shortens the values of rows whose results are rounded: give --world-digits too")
         if self.learning_rate is None: self.learning_rate = 1e-3 if self.model_name in MODEL_SIZES else 1e-4
