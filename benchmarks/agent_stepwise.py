@@ -49,6 +49,7 @@ alone, ties to the likeliest plan, 89.7% / 88.0%; with 1% of the prior mass to b
 after seeing both sets.
 
 Usage: python benchmarks/agent_stepwise.py [--save] [--run-dir runs/bench-stepwise] [--test-tasks 200] [--plan-budget 300] [--views 1] [--probes 24] [--val-tasks 200]
+                                            [--world RUN/world/model]
 """
 import argparse, json, statistics, sys, time
 from pathlib import Path
@@ -122,12 +123,17 @@ def main(argv):
     ap.add_argument("--name", default="agent_stepwise", help="results file: benchmarks/results/NAME.json")
     ap.add_argument("--probes", type=int, default=24, help="probe values that tell plans apart (StepwiseAgentPolicy probes; 0: off)")
     ap.add_argument("--val-tasks", type=int, default=200, help="validation tasks (task_split seed 1) for the belief's Platt map")
+    ap.add_argument("--world", default=None, help="a separate world model that writes the expectations (the main job's RUN/world/model); "
+                    "default: the policy's own world-model prompt")
     ap.add_argument("--views", type=int, default=1, help="the policy reads each state in this many rotated orders of its pairs (StepPolicy views)")
     a = ap.parse_args(argv)
     run = Path(a.run_dir)
     if not (run / "sft" / "model" / "config.json").exists():
         print(f"error: no step-wise model in {run}/sft/model: run `python benchmarks/stepwise.py --run-dir {run}` first",
               file=sys.stderr)
+        return 2
+    if a.world and not (Path(a.world) / "config.json").exists():
+        print(f"error: no world model in {a.world} (a checkpoint directory with config.json)", file=sys.stderr)
         return 2
     import torch
     torch.set_num_threads(a.threads)
@@ -139,8 +145,9 @@ def main(argv):
     t_start = time.perf_counter()
     kept, test = agent_tasks(run, a.test_tasks, 0, a.train_tasks, a.seed_batches)
     policy = StepPolicy.load(run / "sft" / "model", views=a.views)
+    world = StepPolicy.load(a.world) if a.world else None
     judge = AgentLoop(ExpertPolicy(), LintScorer(), config=AgentConfig())
-    plan = StepwiseAgentPolicy(policy, actions="plan", expect="world", budget=a.plan_budget, probes=a.probes)
+    plan = StepwiseAgentPolicy(policy, actions="plan", expect="world", budget=a.plan_budget, probes=a.probes, world=world)
     one = AgentConfig(budget=1, max_retries=0, n=4, max_n=4, threshold=0.0)
     four = agent_config()
     t0 = time.perf_counter()
@@ -159,7 +166,7 @@ def main(argv):
         agent += run_agent(plan, LintScorer(), [t], four)
         per_task.append(plan.work["applications"] - before)
     agent_s, t0 = time.perf_counter() - t0, time.perf_counter()
-    tool = run_agent(StepwiseAgentPolicy(policy, actions="tool", expect="world"), LintScorer(), kept, four, progress=True,
+    tool = run_agent(StepwiseAgentPolicy(policy, actions="tool", expect="world", world=world), LintScorer(), kept, four, progress=True,
                      desc="one tool per action")
     tool_s = time.perf_counter() - t0
     expert = run_agent(ExpertPolicy(slip_prob=0.0), LintScorer(), kept, AgentConfig(budget=4))
@@ -186,7 +193,7 @@ def main(argv):
         "wall_seconds": round(time.perf_counter() - t_start, 1), "threads": a.threads, "views": a.views, "probes": a.probes,
         "probe_applications_per_task_mean": round(plan.work["probe_applications"] / max(1, len(kept)), 1),
     }
-    notes = {"model": str(run / "sft" / "model"), "plan_budget": a.plan_budget, "expectation_accuracy_world": exp,
+    notes = {"model": str(run / "sft" / "model"), "world_model": a.world or "the policy's own", "plan_budget": a.plan_budget, "expectation_accuracy_world": exp,
              "stop_reasons": {k: sum(t.result["stop_reason"] == k for t in agent) for k in ("solved", "budget", "gave_up")},
              "by_reference_length": {str(d): rate([x for x, t in zip(agent, kept) if len(t.reference) == d])
                                      for d in sorted({len(t.reference) for t in kept})}}
