@@ -50,6 +50,19 @@ def held_out(bs, n: int, seed: int, exclude: set) -> list:
         if k >= 20 * n: sys.exit(f"error: bootstrap {bs.name!r} made only {len(out)} new instances in {k} of seed {seed}; ask for fewer")
         k += n
 
+def bootstrap_run(name: str, a, root: Path, settings, mine: int = 0) -> tuple:
+    """RUN/NAME (kept to one set of the options `settings`), the bootstrap, its `a.train_tasks` training instances (seed 0),
+    `mine` mining instances (seed 2) and `a.test_tasks` held-out ones (seed 1), no two sets sharing what the agent is shown."""
+    from wandering_light.agent.bootstrap import load_bootstrap
+    run = root / name
+    run.mkdir(parents=True, exist_ok=True)
+    same_settings(run, a, settings)
+    bs = load_bootstrap(name)
+    train = bs.tasks(a.train_tasks, seed=0)
+    seen = {visible(t) for t in train}
+    mined = held_out(bs, mine, 2, seen) if mine else []
+    return run, bs, train, mined, held_out(bs, a.test_tasks, 1, seen | {visible(t) for t in mined})
+
 def agent_runs(model_dir: Path, bs, window, tasks, a, desc: str) -> list:
     "One trace per task of the model at `model_dir` as the agent (4 sampled candidates ranked by the linter)."
     from tqdm.auto import tqdm
@@ -66,7 +79,6 @@ def ended(traces) -> dict:
 
 def one_bootstrap(name: str, a, root: Path) -> dict:
     "Steps 1-4 above for one bootstrap; returns its figures."
-    from wandering_light.agent.bootstrap import load_bootstrap
     from wandering_light.agent.loop import AgentConfig
     from wandering_light.agent.models import Window
     from wandering_light.agent.training import policy_examples, train_agent_model, sft_phase
@@ -75,14 +87,8 @@ def one_bootstrap(name: str, a, root: Path) -> dict:
     from wandering_light.models import load_model, save_model
     from wandering_light.utils import RunDir, write_jsonl, read_jsonl
     import random
-    run = root / name
-    run.mkdir(parents=True, exist_ok=True)
-    same_settings(run, a, SETTINGS)
-    bs, window = load_bootstrap(name), Window(drop_views=tuple(a.drop_views), max_chars=a.max_chars)
-    train = bs.tasks(a.train_tasks, seed=0)
-    seen = {visible(t) for t in train}
-    mine = held_out(bs, a.mine_tasks, 2, seen)
-    test = held_out(bs, a.test_tasks, 1, seen | {visible(t) for t in mine})
+    run, bs, train, mine, test = bootstrap_run(name, a, root, SETTINGS, a.mine_tasks)
+    window = Window(drop_views=tuple(a.drop_views), max_chars=a.max_chars)
 
     def sft_start():
         loops = {b: bs.loop(config=AgentConfig(budget=b, n=4, max_n=4, seed=a.seed), slip_prob=0.5) for b in (1, 2, 3, 4)}

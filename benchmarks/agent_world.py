@@ -24,27 +24,21 @@ Usage: python benchmarks/agent_world.py [--save] [--bootstraps sorting vigenere]
 import argparse, sys, time
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import report, stage, same_settings, solve_rate
-from agent_dpo import held_out, visible
+from _common import report, stage, solve_rate
+from agent_dpo import bootstrap_run
 
 SETTINGS = ("train_tasks", "test_tasks", "walk", "steps", "batch_size", "lr", "slip")     # a run directory keeps to one set
 
 def one_bootstrap(name: str, a, root: Path) -> dict:
     "Steps 1-4 above for one bootstrap; returns its figures."
-    from wandering_light.agent.bootstrap import load_bootstrap
     from wandering_light.agent.loop import AgentConfig
     from wandering_light.agent.training import expectation_accuracy
     from wandering_light.agent.world import walk_pairs, world_rows, train_world_model, WorldExpectations
     from wandering_light.agent.stepwise import WORLD_NOTE
     from wandering_light.executor import Executor
     from wandering_light.stepwise import StepPolicy, world_accuracy
-    run = root / name
-    run.mkdir(parents=True, exist_ok=True)
-    same_settings(run, a, SETTINGS)
-    bs = load_bootstrap(name)
+    run, bs, train, _, test = bootstrap_run(name, a, root, SETTINGS)
     ex = Executor(bs.tools)
-    train = bs.tasks(a.train_tasks, seed=0)
-    test = held_out(bs, a.test_tasks, 1, {visible(t) for t in train})
     pairs = walk_pairs(bs.tools, [t.input for t in train], a.walk, seed=0, executor=ex)
     rows = world_rows(pairs, ex)
     def trained():

@@ -175,8 +175,9 @@ class AgentArgs:
     generate: int | None = field(default=None, metadata={"help": "generate N tasks by random walks relabelled with BFS", "min": 1})
     limit: int | None = field(default=None, metadata={"help": "only the first LIMIT tasks", "min": 1})
     policy: str | None = field(default=None, metadata={"help": "who writes the blocks (default: expert; model with --model; "
-                               "stepwise: a step-wise checkpoint's plans, see --step-actions)",
-                               "choices": ["expert", "model", "random", "stepwise"]})
+                               "stepwise: a step-wise checkpoint's plans, see --step-actions; tool: a bootstrap's tool "
+                               "policy, agent.tool_policy, one tool per action)",
+                               "choices": ["expert", "model", "random", "stepwise", "tool"]})
     scorer: str | None = field(default=None, metadata={"help": "who scores candidates (default: lint; logit with --model)",
                                "choices": ["execution", "lint", "logit", "none"]})
     model: str | None = field(default=None, metadata={"help": "a language model as the policy and/or the logit scorer: a "
@@ -210,7 +211,7 @@ class AgentArgs:
             raise UserError("--budget and --n must be at least 1, --max-n at least --n, --max-retries and --heldout at least 0")
         if not 0 <= self.slip_prob <= 1: raise UserError("--slip-prob must lie in [0, 1]")
         self.policy = self.policy or ("model" if self.model else "expert")
-        self.scorer = self.scorer or ("logit" if self.model and self.policy != "stepwise" else "lint")
+        self.scorer = self.scorer or ("logit" if self.model and self.policy not in ("stepwise", "tool") else "lint")
         if self.policy == "stepwise":
             if not self.model: raise UserError("--policy stepwise needs --model (a step-wise checkpoint directory)")
             if self.base_url: raise UserError("--policy stepwise loads --model locally: drop --base-url")
@@ -219,6 +220,11 @@ class AgentArgs:
             if self.world_model and self.expect != "world": raise UserError("--world-model writes expectations: drop --expect search")
             if self.bootstrap not in (None, "induction"):
                 raise UserError(f"--policy stepwise knows the built-in library's tools: it runs induction tasks, not {self.bootstrap}")
+        elif self.policy == "tool":
+            if not self.model: raise UserError("--policy tool needs --model (a tool-policy checkpoint of the bootstrap's tools)")
+            if self.base_url: raise UserError("--policy tool loads --model locally: drop --base-url")
+            if self.scorer == "logit": raise UserError("--scorer logit needs the agent model's evaluator; with --policy tool "
+                                                       "use lint, execution or none")
         elif "model" in (self.policy, self.scorer) or "logit" in (self.policy, self.scorer):
             if not self.model: raise UserError("--policy model and --scorer logit need --model")
         elif self.model or self.base_url: raise UserError("--model and --base-url are for --policy model or --scorer logit")
@@ -258,10 +264,14 @@ def _agent_loop(a: AgentArgs, functions, boot=None):
         model_policy = StepwiseAgentPolicy(StepPolicy.load(a.model, functions=functions), a.step_actions, a.expect,
                                            a.plan_budget, functions=functions, probes=a.probes,
                                            world=StepPolicy.load(a.world_model, functions=functions) if a.world_model else None)
+    elif a.policy == "tool":
+        from wandering_light.agent.tool_policy import ToolAgentPolicy, ToolPolicy
+        try: model_policy = ToolAgentPolicy(ToolPolicy.load(a.model, functions))
+        except ValueError as e: raise UserError(f"--model {a.model}: {e}") from None
     elif a.model:
         from wandering_light.agent.models import model_agent
         model_policy, model_scorer = model_agent(a.model, base_url=a.base_url, temperature=a.temperature)
-    if a.policy in ("model", "stepwise"): policy = model_policy
+    if a.policy in ("model", "stepwise", "tool"): policy = model_policy
     elif a.policy == "expert" and boot is not None: policy = boot.expert(slip_prob=a.slip_prob)
     else: policy = make_policy(a.policy, functions, **({"slip_prob": a.slip_prob} if a.policy == "expert" else {}))
     if a.world_model and a.policy != "stepwise":          # any other policy: the world model writes its expectations

@@ -30,6 +30,7 @@ class Bootstrap(TaskRules):
     tools: FunctionDefSet | None = None                   # the palette: the interpreter gets these and nothing else
     make_tasks: Callable[[int, int], list] | None = None  # (n, seed) -> n AgentTasks
     planner: Callable | None = None                       # (TaskView, values) -> tools; None: BFS to the visible targets
+    goal: Callable | None = None                          # (values) -> bool, where the goal is a property of the values
     read_tasks: Callable | None = None                    # (path, tools) -> AgentTasks, for a task that has files
     expert_options: dict = field(default_factory=dict)    # options of its ExpertPolicy (max_depth, ...)
     source: str = ""                                      # where it was loaded from
@@ -45,7 +46,7 @@ def _validate(self: Bootstrap):
     try: self.tools = as_palette(self.tools if self.tools is not None else ())
     except TypeError as e: raise UserError(f"{who}: {e}") from None
     if not len(self.tools): raise UserError(f"{who}: it declares no tools (mark functions with @tool)")
-    for k in ("check", "views", "planner", "read_tasks"):
+    for k in ("check", "views", "planner", "goal", "read_tasks"):
         if getattr(self, k) is not None and not callable(getattr(self, k)): raise UserError(f"{who}: {k} is not a function")
     self.evaluations = list(self.evaluations.items() if isinstance(self.evaluations, dict) else self.evaluations)
     for e in self.evaluations:
@@ -104,7 +105,7 @@ def bootstrap_from_namespace(ns: dict, name: str, source: str = "") -> Bootstrap
     if tools is None:
         here = ns.get("__name__")
         tools = [v for v in ns.values() if isinstance(v, FunctionDef) and getattr(v.fn, "__module__", None) == here]
-    opt = {k: ns[k] for k in ("check", "views", "planner", "read_tasks") if ns.get(k) is not None}
+    opt = {k: ns[k] for k in ("check", "views", "planner", "goal", "read_tasks") if ns.get(k) is not None}
     return Bootstrap(name=str(ns.get("NAME") or name), tools=tools, make_tasks=ns.get("make_tasks"),
                      evaluations=ns.get("EVALUATIONS") or (), orientation=str(ns.get("ORIENTATION") or ""),
                      expert_options=dict(ns.get("EXPERT") or {}), source=source, **opt)

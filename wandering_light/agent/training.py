@@ -25,8 +25,9 @@ from ..training.core import RunDirCallback, device_kwargs, last_checkpoint, quie
 
 # %% auto #0
 __all__ = ['POLICY_BLOCKS', 'simple_batch', 'task_key', 'task_split', 'expert_traces', 'random_traces', 'policy_examples',
-           'label_examples', 'sft_phase', 'train_agent_model', 'run_agent', 'solves', 'first_action_solves',
-           'pass_at_n', 'random_choice_rate', 'states_before_actions', 'expectation_accuracy', 'expectation_probe']
+           'label_examples', 'sft_phase', 'train_from_scratch', 'train_agent_model', 'run_agent', 'solves',
+           'first_action_solves', 'pass_at_n', 'random_choice_rate', 'states_before_actions', 'expectation_accuracy',
+           'expectation_probe']
 
 # %% ../../nbs/24_agent_training.ipynb #800d9e28
 def simple_batch(rng: random.Random, min_items: int = 3, max_items: int = 4) -> list:
@@ -150,6 +151,27 @@ def sft_phase(model, tok, rows: Sequence[dict], run: RunDir, phase: str, steps: 
     out = trainer.train(resume_from_checkpoint=last)
     run.log("phase", key=f"end-{phase}", phase=phase, train_loss=out.training_loss, seconds=round(time.perf_counter() - t0, 1))
     return trainer.model.eval()
+
+# %% ../../nbs/24_agent_training.ipynb #2062112f
+def train_from_scratch(run_dir: str | Path, rows: Sequence[dict], tools, steps: int = 2000, batch_size: int = 16,
+                       lr: float = 1e-3, size: str = "tiny", seed: int = 0, phase: str = "train", max_length: int = 512,
+                       quiet: bool = False, **config) -> Path:
+    """A `size` model from scratch (the `tools`' names single tokens) trained on prompt/completion `rows` for `steps`
+    steps; `config`: fields written into the model's config. Returns its checkpoint directory (at once if it is there)."""
+    from wandering_light.models import build_model, build_tokenizer, save_model
+    from wandering_light.function_def import as_palette
+    run = RunDir(run_dir, {"rows": len(rows), "steps": steps, "batch_size": batch_size, "lr": lr, "size": size, "seed": seed,
+                           "tools": [f.name for f in as_palette(tools)]})
+    final = run.path / "model"
+    if (final / "config.json").exists(): return final
+    tok = build_tokenizer(as_palette(tools))
+    model = build_model(size, tok, seed=seed)
+    for k, v in config.items(): setattr(model.config, k, v)
+    t0 = time.perf_counter()
+    model = sft_phase(model, tok, rows, run, phase, steps, batch_size, lr, seed, max_length=max_length, quiet=quiet)
+    save_model(model, tok, final)
+    run.log("trained", key="trained", steps=steps, rows=len(rows), seconds=round(time.perf_counter() - t0, 1))
+    return final
 
 # %% ../../nbs/24_agent_training.ipynb #872fa04a
 def train_agent_model(run_dir: str | Path, policy_rows: Sequence[dict], label_rows: Sequence[dict], window: Window,

@@ -6,7 +6,7 @@ Docs: https://wandering-light.github.io/wandering_light/agent_world.html.md"""
 
 # %% ../../nbs/24a_agent_world.ipynb #44f80c3d
 from __future__ import annotations
-import random, time
+import random
 from pathlib import Path
 from typing import Callable, Sequence
 from ..typed_list import TypedList
@@ -15,7 +15,6 @@ from ..executor import Executor, ExecutionError
 from .. import prompts as P
 from ..steps import world_value_pairs
 from ..stepwise import StepPolicy, predict_pipeline, world_predictor
-from ..utils import RunDir
 from .candidates import BlockContext
 from .policies import expectation_text
 from .stepwise import WORLD_NOTE
@@ -50,20 +49,9 @@ def train_world_model(run_dir: str | Path, rows: Sequence[dict], tools: Function
                       steps: int = 2000, batch_size: int = 16, lr: float = 1e-3, size: str = "tiny", seed: int = 0,
                       quiet: bool = False) -> Path:
     "A world model trained from scratch on `rows` (see `world_rows`) for `steps` steps; returns its checkpoint directory."
-    from wandering_light.models import build_model, build_tokenizer, save_model
-    from wandering_light.agent.training import sft_phase
-    run = RunDir(run_dir, {"rows": len(rows), "steps": steps, "batch_size": batch_size, "lr": lr, "size": size, "seed": seed,
-                           "tools": [f.name for f in as_palette(tools)]})
-    final = run.path / "model"
-    if (final / "config.json").exists(): return final
-    tok = build_tokenizer(as_palette(tools))
-    model = build_model(size, tok, seed=seed)
-    model.config.wl_world_format = "value"
-    t0 = time.perf_counter()
-    model = sft_phase(model, tok, rows, run, "world", steps, batch_size, lr, seed, max_length=512, quiet=quiet)
-    save_model(model, tok, final)
-    run.log("trained", key="trained", steps=steps, rows=len(rows), seconds=round(time.perf_counter() - t0, 1))
-    return final
+    from wandering_light.agent.training import train_from_scratch
+    return train_from_scratch(run_dir, rows, tools, steps, batch_size, lr, size, seed, phase="world", quiet=quiet,
+                              wl_world_format="value")
 
 # %% ../../nbs/24a_agent_world.ipynb #d8bc7a15
 class WorldExpectations:

@@ -15,7 +15,7 @@ from ..loop import Verdict
 from ..bootstrap import plan_search
 
 # %% auto #0
-__all__ = ['NAME', 'TOOLS', 'ORIENTATION', 'EVALUATIONS', 'swap_01', 'swap_12', 'swap_23', 'swap_34', 'rotate_left',
+__all__ = ['NAME', 'TOOLS', 'ORIENTATION', 'goal', 'EVALUATIONS', 'swap_01', 'swap_12', 'swap_23', 'swap_34', 'rotate_left',
            'rotate_right', 'reverse_list', 'make_tasks', 'out_of_order', 'check', 'views', 'planner']
 
 # %% ../../../nbs/25c_bootstrap_sorting.ipynb #0cbfd271
@@ -127,6 +127,7 @@ def views(task, state, history, first, tick=None, budget=None) -> list[tuple[str
     return observation_views(task, state, history, first, tick, budget) + [("Order", comment("\n".join(lines)))]
 
 def _all_sorted(values: TypedList) -> bool: return all(out_of_order(xs) == 0 for xs in values.items)
+goal = _all_sorted                                    # what the planner searches for (agent.tool_policy's labels too)
 
 EVALUATIONS = [("Is every list in ascending order?", lambda agent: _all_sorted(agent.state))]
 

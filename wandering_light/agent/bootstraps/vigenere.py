@@ -14,9 +14,9 @@ from ..views import AgentTask, observation_views
 from ..bootstrap import answer_check, plan_search
 
 # %% auto #0
-__all__ = ['NAME', 'WORDS', 'KEYS', 'DECODERS', 'ORIENTATION', 'check', 'EVALUATIONS', 'TOOLS', 'vigenere', 'decode_lemon',
-           'decode_orbit', 'decode_cipher', 'decode_key', 'decode_wander', 'decode_quartz', 'reverse_text',
-           'upper_text', 'lower_text', 'make_tasks', 'readable', 'views', 'planner']
+__all__ = ['NAME', 'WORDS', 'KEYS', 'DECODERS', 'ORIENTATION', 'check', 'goal', 'EVALUATIONS', 'TOOLS', 'vigenere',
+           'decode_lemon', 'decode_orbit', 'decode_cipher', 'decode_key', 'decode_wander', 'decode_quartz',
+           'reverse_text', 'upper_text', 'lower_text', 'make_tasks', 'readable', 'views', 'planner']
 
 # %% ../../../nbs/25b_bootstrap_vigenere.ipynb #af3266d5
 NAME = "vigenere"
@@ -124,6 +124,7 @@ def views(task, state, history, first, tick=None, budget=None) -> list[tuple[str
 check = answer_check
 
 def _all_read(values: TypedList) -> bool: return all(a == b > 0 for a, b in map(readable, values.items))
+goal = _all_read                                      # what the planner searches for (agent.tool_policy's labels too)
 
 EVALUATIONS = [("Does every word of every message read?", lambda agent: _all_read(agent.state))]
 
