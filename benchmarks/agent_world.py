@@ -16,10 +16,13 @@ expectations are benchmarks/world_model.py's), in one run, each stage resumable 
    expectations held (`agent.training.expectation_accuracy`, world-model expectations only), overall and by the
    action's function type. The actions are the expert's, not a trained model's: the figure measures the world model on
    the states and actions of an agent that sometimes errs, not a model policy's choices.
+5. **With a model's choices** (`--tool-models DIR`, a benchmarks/agent_tool_dpo.py run directory): the same, with that
+   run's DPO-tuned tool policy (DIR/BOOTSTRAP/dpo/model, `agent.tool_policy.ToolAgentPolicy`, 6 ticks, one tool an action)
+   choosing the actions instead of the expert, the world model writing its expectations.
 
 Usage: python benchmarks/agent_world.py [--save] [--bootstraps sorting vigenere] [--train-tasks 2000] [--test-tasks 100]
                                         [--walk 3] [--steps 3000] [--batch-size 16] [--slip 0.5] [--threads 2]
-                                        [--run-dir runs/bench-agent-world]
+                                        [--run-dir runs/bench-agent-world] [--tool-models runs/bench-agent-tool-dpo]
 """
 import argparse, sys, time
 from pathlib import Path
@@ -59,10 +62,20 @@ def one_bootstrap(name: str, a, root: Path) -> dict:
         return {"expectation_accuracy": acc["accuracy"], "checks": acc["n"], "by_function_type": acc["by_function_type"],
                 "predictions": policy.work["predictions"], "unread_predictions": policy.work["unread_predictions"],
                 "agent_success": solve_rate(traces)}
+    def with_tool_policy():
+        from wandering_light.agent.tool_policy import ToolPolicy, ToolAgentPolicy
+        policy = WorldExpectations(ToolAgentPolicy(ToolPolicy.load(Path(a.tool_models) / name / "dpo" / "model", bs.tools)), world)
+        loop = bs.loop(policy, config=AgentConfig(budget=6, max_retries=1, n=4, max_n=4, threshold=0.0, seed=0))
+        traces = [loop.run(t) for t in test]
+        acc = expectation_accuracy(traces, loop, keep=lambda body: WORLD_NOTE in body)
+        return {"model": str(Path(a.tool_models) / name / "dpo" / "model"), "expectation_accuracy": acc["accuracy"],
+                "checks": acc["n"], "by_function_type": acc["by_function_type"], "predictions": policy.work["predictions"],
+                "unread_predictions": policy.work["unread_predictions"], "agent_success": solve_rate(traces)}
+    tool = {"agent_tool_policy": stage(run, f"agent-tool:{a.tool_models}", with_tool_policy)["result"]} if a.tool_models else {}
     return {"tasks": {"train": len(train), "test": len(test)}, "train_pairs": len(pairs), "train_rows": len(rows),
             "training": {"steps": a.steps, "batch_size": a.batch_size, "seconds": model["seconds"]},
             "world_model": {k: v for k, v in alone.items() if k != "by_type"} | {"values_also_in_training": seen},
-            "agent": stage(run, "agent", agent)["result"]}
+            "agent": stage(run, "agent", agent)["result"], **tool}
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -78,17 +91,24 @@ def main(argv):
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--run-dir", default="runs/bench-agent-world")
+    ap.add_argument("--tool-models", default=None, help="a benchmarks/agent_tool_dpo.py run directory: its DPO-tuned tool "
+                    "policies choose the actions in a second agent stage")
     a = ap.parse_args(argv)
     from wandering_light.agent.bootstrap import packaged_bootstraps
     unknown = [b for b in a.bootstraps if b not in packaged_bootstraps()]
     if unknown:
         print(f"error: unknown bootstrap {unknown[0]!r}; known: {', '.join(packaged_bootstraps())}", file=sys.stderr)
         return 2
+    missing = [b for b in a.bootstraps if a.tool_models and not (Path(a.tool_models) / b / "dpo" / "model" / "config.json").exists()]
+    if missing:
+        print(f"error: no tool policy {Path(a.tool_models) / missing[0] / 'dpo' / 'model'} (run benchmarks/agent_tool_dpo.py first)", file=sys.stderr)
+        return 2
     import torch
     torch.set_num_threads(a.threads)
     t0 = time.perf_counter()
     figures = {name: one_bootstrap(name, a, Path(a.run_dir)) for name in a.bootstraps}
     figures["expectation_accuracy_by_bootstrap"] = {k: v["agent"]["expectation_accuracy"] for k, v in figures.items()}
+    if a.tool_models: figures["expectation_accuracy_with_tool_policy"] = {k: figures[k]["agent_tool_policy"]["expectation_accuracy"] for k in a.bootstraps}
     figures["settings"] = {k: getattr(a, k) for k in (*SETTINGS, "threads")}
     figures["wall_seconds_this_call"] = round(time.perf_counter() - t0, 1)      # a resumed run skips finished stages
     report("agent_world", figures, argv)
