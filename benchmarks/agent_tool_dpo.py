@@ -5,8 +5,8 @@ the next tool, one tool per action (`ToolAgentPolicy`: its 4 likeliest tools are
 first clean one, so the agent acts greedily; expectations are the values the tool returns when run). For each bootstrap
 named in `--bootstraps` (default: sorting and vigenere), in one run, each stage resumable (RUN/BOOTSTRAP/stages.json):
 
-1. **SFT start.** `tool_rows` from walks through `--train-tasks` instances (seed 0; labels: every optimal tool, from the
-   bootstrap's planner); a tiny model learns them for `--sft-steps` steps (`train_tool_policy`). Kept short on purpose,
+1. **SFT start.** `tool_rows` from walks through `--train-tasks` instances (seed 0; labels: every optimal tool, by
+   breadth-first search toward the bootstrap's goal); a tiny model learns them for `--sft-steps` steps (`train_tool_policy`). Kept short on purpose,
    so that the start makes mistakes worth preferring against.
 2. **Its own traces.** The start runs as the agent (`--budget` ticks, one retry a tick) on `--mine-tasks` other
    instances (seed 2); `tool_pairs` turns each action into pairs: an optimal tool (chosen) against each tool it offered
@@ -97,12 +97,13 @@ def one_bootstrap(name: str, a, root: Path) -> dict:
         return {"steps": a.dpo_steps, "rows": len(chosen), "train_seconds": round(time.perf_counter() - t0, 1)}
     training = {"dpo": stage(run, "train-dpo", dpo)["result"], "sft": stage(run, "train-sft", control)["result"]}
     arms = {"start": start_dir, "dpo": run / "dpo" / ("merged" if a.lora else "model"), "sft": run / "sft-control" / "model"}
+    def evaluated(arm: str, path: Path) -> dict:
+        tr = agent_runs(path, bs, test, a, f"{name}: {arm} on held-out tasks")
+        return {"success": rate(tr), "ended": dict(Counter(t.result["stop_reason"] for t in tr)),
+                "top1_optimal": round(top1_optimal(ToolPolicy.load(path, bs.tools), bs, test), 4)}
     success, top1 = {}, {}
     for arm, path in arms.items():
-        r = stage(run, f"eval-{arm}", lambda: (lambda tr: {
-            "success": rate(tr), "ended": dict(Counter(t.result["stop_reason"] for t in tr)),
-            "top1_optimal": round(top1_optimal(ToolPolicy.load(path, bs.tools), bs, test), 4)})(
-            agent_runs(path, bs, test, a, f"{name}: {arm} on held-out tasks")))["result"]
+        r = stage(run, f"eval-{arm}", lambda: evaluated(arm, path))["result"]
         success[arm], top1[arm] = r["success"], r["top1_optimal"]
     pts = lambda x, y: round(100 * (success[x] - success[y]), 1)
     return {"held_out_success": success, "points_dpo_minus_start": pts("dpo", "start"),

@@ -54,9 +54,10 @@ def one_bootstrap(name: str, a, root: Path) -> dict:
     alone = stage(run, "world", lambda: world_accuracy(world.model, world.tok, test_pairs, executor=ex))["result"]
     taught = {r["prompt"] for r in rows}                 # held-out instances, but a value may still recur: count them
     seen = sum(r["prompt"] in taught for r in world_rows(test_pairs, ex))
-    def agent():
-        policy = WorldExpectations(bs.expert(slip_prob=a.slip), world)
-        loop = bs.loop(policy, config=AgentConfig(budget=4, n=4, max_n=4, seed=0))
+    def agent(acting, config) -> dict:
+        "The held-out instances with `acting` choosing the actions and the world model writing its expectations."
+        policy = WorldExpectations(acting, world)
+        loop = bs.loop(policy, config=config)
         traces = [loop.run(t) for t in test]
         acc = expectation_accuracy(traces, loop, keep=lambda body: WORLD_NOTE in body)
         return {"expectation_accuracy": acc["accuracy"], "checks": acc["n"], "by_function_type": acc["by_function_type"],
@@ -64,18 +65,15 @@ def one_bootstrap(name: str, a, root: Path) -> dict:
                 "agent_success": solve_rate(traces)}
     def with_tool_policy():
         from wandering_light.agent.tool_policy import ToolPolicy, ToolAgentPolicy
-        policy = WorldExpectations(ToolAgentPolicy(ToolPolicy.load(Path(a.tool_models) / name / "dpo" / "model", bs.tools)), world)
-        loop = bs.loop(policy, config=AgentConfig(budget=6, max_retries=1, n=4, max_n=4, threshold=0.0, seed=0))
-        traces = [loop.run(t) for t in test]
-        acc = expectation_accuracy(traces, loop, keep=lambda body: WORLD_NOTE in body)
-        return {"model": str(Path(a.tool_models) / name / "dpo" / "model"), "expectation_accuracy": acc["accuracy"],
-                "checks": acc["n"], "by_function_type": acc["by_function_type"], "predictions": policy.work["predictions"],
-                "unread_predictions": policy.work["unread_predictions"], "agent_success": solve_rate(traces)}
+        path = Path(a.tool_models) / name / "dpo" / "model"
+        return {"model": str(path)} | agent(ToolAgentPolicy(ToolPolicy.load(path, bs.tools)),
+                                            AgentConfig(budget=6, max_retries=1, n=4, max_n=4, threshold=0.0, seed=0))
     tool = {"agent_tool_policy": stage(run, f"agent-tool:{a.tool_models}", with_tool_policy)["result"]} if a.tool_models else {}
     return {"tasks": {"train": len(train), "test": len(test)}, "train_pairs": len(pairs), "train_rows": len(rows),
             "training": {"steps": a.steps, "batch_size": a.batch_size, "seconds": model["seconds"]},
             "world_model": {k: v for k, v in alone.items() if k != "by_type"} | {"values_also_in_training": seen},
-            "agent": stage(run, "agent", agent)["result"], **tool}
+            "agent": stage(run, "agent", lambda: agent(bs.expert(slip_prob=a.slip), AgentConfig(budget=4, n=4, max_n=4, seed=0)))["result"],
+            **tool}
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])

@@ -212,19 +212,16 @@ class AgentArgs:
         if not 0 <= self.slip_prob <= 1: raise UserError("--slip-prob must lie in [0, 1]")
         self.policy = self.policy or ("model" if self.model else "expert")
         self.scorer = self.scorer or ("logit" if self.model and self.policy not in ("stepwise", "tool") else "lint")
-        if self.policy == "stepwise":
-            if not self.model: raise UserError("--policy stepwise needs --model (a step-wise checkpoint directory)")
-            if self.base_url: raise UserError("--policy stepwise loads --model locally: drop --base-url")
-            if self.scorer == "logit": raise UserError("--scorer logit needs the agent model's evaluator; with --policy stepwise "
+        if self.policy in ("stepwise", "tool"):                # a local checkpoint with no evaluator of its own
+            what = "a step-wise checkpoint directory" if self.policy == "stepwise" else "a tool-policy checkpoint of the bootstrap's tools"
+            if not self.model: raise UserError(f"--policy {self.policy} needs --model ({what})")
+            if self.base_url: raise UserError(f"--policy {self.policy} loads --model locally: drop --base-url")
+            if self.scorer == "logit": raise UserError(f"--scorer logit needs the agent model's evaluator; with --policy {self.policy} "
                                                        "use lint, execution or none")
-            if self.world_model and self.expect != "world": raise UserError("--world-model writes expectations: drop --expect search")
-            if self.bootstrap not in (None, "induction"):
+            if self.policy == "stepwise" and self.world_model and self.expect != "world":
+                raise UserError("--world-model writes expectations: drop --expect search")
+            if self.policy == "stepwise" and self.bootstrap not in (None, "induction"):
                 raise UserError(f"--policy stepwise knows the built-in library's tools: it runs induction tasks, not {self.bootstrap}")
-        elif self.policy == "tool":
-            if not self.model: raise UserError("--policy tool needs --model (a tool-policy checkpoint of the bootstrap's tools)")
-            if self.base_url: raise UserError("--policy tool loads --model locally: drop --base-url")
-            if self.scorer == "logit": raise UserError("--scorer logit needs the agent model's evaluator; with --policy tool "
-                                                       "use lint, execution or none")
         elif "model" in (self.policy, self.scorer) or "logit" in (self.policy, self.scorer):
             if not self.model: raise UserError("--policy model and --scorer logit need --model")
         elif self.model or self.base_url: raise UserError("--model and --base-url are for --policy model or --scorer logit")

@@ -23,7 +23,7 @@ from .candidates import (BlockContext, Policy, Scorer, LintScorer, ExecutionScor
 
 # %% auto #0
 __all__ = ['STANDARD_EVALUATION', 'MATCH_EVALUATION', 'POLICIES', 'SCORERS', 'action_text', 'expectation_text', 'ExpertPolicy',
-           'ScriptedPolicy', 'RandomPolicy', 'make_policy', 'make_scorer']
+           'ScriptedPolicy', 'action_values', 'RandomPolicy', 'make_policy', 'make_scorer']
 
 # %% ../../nbs/21c_agent_policies.ipynb #f06d93c2
 STANDARD_EVALUATION = f'''def values_match(agent):
@@ -339,6 +339,11 @@ def from_trace(cls: ScriptedPolicy, trace: Trace) -> ScriptedPolicy:
     return cls(script, decisions)
 
 # %% ../../nbs/21c_agent_policies.ipynb #3ec68ed1
+def action_values(ctx: BlockContext) -> TypedList:
+    "The values the chosen action (`ctx.action`) returns when run in the sandbox (the current values if it fails)."
+    try: return ctx.grounding.run(ctx.interp.load(ctx.action, "action"), AgentView(ctx.state, ctx.task.target, ctx.task.inputs, tick=ctx.tick))
+    except InterpreterError: return ctx.state
+
 class RandomPolicy:
     "Random type-compatible tool chains (distinct within a block); expectations by running them. A model-free baseline."
     name = "random"
@@ -373,12 +378,7 @@ def propose(self: RandomPolicy, ctx: BlockContext, n: int) -> list[str]:
             chain = tuple(self._chain(ctx.state.item_type))
             if chain not in seen: seen.add(chain); out.append(action_text(chain))
         return out
-    if t == "expectation":
-        try:
-            blk = ctx.interp.load(ctx.action, "action")
-            out = ctx.grounding.run(blk, AgentView(ctx.state, ctx.task.target, ctx.task.inputs, tick=ctx.tick))
-        except InterpreterError: out = ctx.state
-        return [expectation_text(out)]
+    if t == "expectation": return [expectation_text(action_values(ctx))]
     if t == "evaluation": return [STANDARD_EVALUATION]
     if t == "debug": return [comment("That did not work.")]
     if t == "backtrack": return [comment("Undo it.") + "\nagent.undo(1)"]

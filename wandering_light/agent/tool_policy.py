@@ -18,8 +18,7 @@ from ..prompts import render_value
 from .blocks import Trace, comment
 from .views import AgentTask, TaskView
 from .candidates import BlockContext
-from .interpreter import AgentView, InterpreterError
-from .policies import action_text, expectation_text, STANDARD_EVALUATION, MATCH_EVALUATION
+from .policies import action_text, action_values, expectation_text, STANDARD_EVALUATION, MATCH_EVALUATION
 from .bootstrap import Bootstrap
 from .training import states_before_actions, train_from_scratch
 
@@ -125,8 +124,7 @@ def logprobs(self: ToolPolicy, states: Sequence[TypedList]) -> list[dict[str, fl
 def train_tool_policy(run_dir: str | Path, rows: Sequence[dict], tools, steps: int = 600, batch_size: int = 16,
                       lr: float = 1e-3, size: str = "tiny", seed: int = 0, quiet: bool = False) -> Path:
     "A tool policy trained from scratch on `rows` (see `tool_rows`) for `steps` steps; returns its checkpoint directory."
-    return train_from_scratch(run_dir, rows, tools, steps, batch_size, lr, size, seed, phase="tool", quiet=quiet,
-                              wl_tool_policy=True)
+    return train_from_scratch(run_dir, rows, tools, steps, batch_size, lr, size, seed, phase="tool", quiet=quiet)
 
 def top1_optimal(policy: ToolPolicy, bs: Bootstrap, tasks: Sequence[AgentTask], seed: int = 1) -> float:
     "How often the policy's likeliest tool is optimal, over the states of `walk_states` through `tasks`."
@@ -160,14 +158,10 @@ def propose(self: ToolAgentPolicy, ctx: BlockContext, n: int) -> list[str]:
     if t == "orientation":
         return [comment(f"The values are {short_type_name(ctx.state.item_type)}; the tool policy picks the next tool.")]
     if t == "action": return [action_text([self.policy.tools[k]]) for k in self._tools(ctx, n)]
-    if t == "expectation":
-        try: out = ctx.grounding.run(ctx.interp.load(ctx.action, "action"), AgentView(ctx.state, ctx.task.target, ctx.task.inputs, tick=ctx.tick))
-        except InterpreterError: out = ctx.state
-        return [expectation_text(out, "running the tool gives:")]
+    if t == "expectation": return [expectation_text(action_values(ctx), "running the tool gives:")]
     if t == "evaluation": return [STANDARD_EVALUATION if ctx.task.target is not None else MATCH_EVALUATION]
     if t == "debug": return [comment("That did not finish the task; I choose the next tool from these values.")]
-    if t == "backtrack": return [comment("Undo the last action.") + "\nagent.undo(1)"]
-    return []
+    return []                                             # no backtrack: `decide` always acts
 
 # %% ../../nbs/25d_agent_tool_policy.ipynb #83cc691a
 _TOOL = re.compile(r"^    values = (\w+)\(values\)$", re.M)
@@ -182,7 +176,7 @@ def tool_pairs(bs: Bootstrap, tasks: Sequence[AgentTask], traces: Sequence[Trace
     for t, tr in zip(tasks, traces):
         before = states_before_actions(tr)
         for b in tr.blocks:
-            if b.type != "action" or b.index not in before: continue
+            if b.type != "action": continue
             offered = [x for c in (b.candidates or [b]) for x in offered_tools(c.body)[:1]]
             best = optimal_tools(bs, t, before[b.index], ex)
             if not best: continue
