@@ -9,7 +9,8 @@ expectations are benchmarks/world_model.py's), in one run, each stage resumable 
    steps of batch `--batch-size` (`agent.world.train_world_model`; the bootstrap's tool names are single tokens). The
    default is 9,000 steps: at 3,000 the Vigenère model may stop short of `reverse_text` (a character-level reversal;
    it predicted most characters of it but no whole value, 88% of pairs in all); at 6,000 seed 0 holds every tool but
-   seed 1 predicts only 52.8% of the `reverse_text` pairs; at 9,000 both seeds hold every tool.
+   seed 1 predicts only 52.8% of the `reverse_text` pairs; at 9,000 both seeds hold every tool (seed 1 measured on
+   the Vigenère bootstrap only).
 3. **The world model alone.** Exact match on the walks from `--test-tasks` held-out instances (seed 1, distinct,
    none with a training input: benchmarks/agent_dpo.py's `held_out`): per (values, tool) pair, value by value and by tool
    (`stepwise.world_accuracy`), and how many of those values' prompts also occur among the training examples.

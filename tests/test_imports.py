@@ -1,8 +1,9 @@
 """The house's shape: every module imports alone, and no two modules import each other, directly or around a loop.
 
-A cycle works until someone imports the 'wrong' module first; so each module is imported first, in its own fresh
-interpreter, and the package's import graph (every import between our modules, late ones inside functions too, but
-not a module's import of its own parent package) must have no cycle at all.
+A cycle works until someone imports the 'wrong' module first; so each module is imported first, with no other module
+of ours loaded (in a child forked from an interpreter that holds only the third-party libraries), and the package's
+import graph (every import between our modules, late ones inside functions too, but not a module's import of its own
+parent package) must have no cycle at all.
 """
 import ast, subprocess, sys
 from pathlib import Path
@@ -20,21 +21,24 @@ def modules() -> dict[str, Path]:
         out[".".join(parts)] = p
     return out
 
-def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
-    "Our modules that `name` imports anywhere, inside functions too: a late import is still a dependency."
+def import_statements(name: str, path: Path) -> list[tuple[str, list[str]]]:
+    "Every import in module `name`, inside functions too, as (module, names): `from .x import y` is ('pkg.x', ['y'])."
     pkg = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    out = set()
+    out = []
     for n in ast.walk(ast.parse(path.read_text())):
-        if isinstance(n, ast.Import): targets = [a.name for a in n.names]
+        if isinstance(n, ast.Import): out += [(a.name, []) for a in n.names]
         elif isinstance(n, ast.ImportFrom):
             base = n.module or ""
             if n.level:
                 up = pkg.split(".")[: len(pkg.split(".")) - (n.level - 1)]
                 base = ".".join(up + ([base] if base else []))
-            targets = [base] + [f"{base}.{a.name}" for a in n.names]
-        else: continue
-        out |= {t for t in targets if t in known and t != name}
+            out.append((base, [a.name for a in n.names]))
     return out
+
+def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+    "Our modules that `name` imports anywhere, inside functions too: a late import is still a dependency."
+    targets = {t for base, names in import_statements(name, path) for t in (base, *(f"{base}.{x}" for x in names))}
+    return {t for t in targets if t in known and t != name}
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     "A list of modules forming an import cycle, or None."
@@ -60,11 +64,10 @@ def test_no_import_cycle():
 def libraries(mods: dict[str, Path]) -> list[str]:
     "The third-party imports of our modules (anywhere in them), as `module` or `module:name`: what a fresh interpreter loads."
     out = set()
-    for p in mods.values():
-        for n in ast.walk(ast.parse(p.read_text())):
-            if isinstance(n, ast.Import): out |= {a.name for a in n.names}
-            elif isinstance(n, ast.ImportFrom) and not n.level and n.module: out |= {f"{n.module}:{a.name}" for a in n.names}
-    return sorted(m for m in out if m.split(".")[0].split(":")[0] not in (*sys.stdlib_module_names, PKG.name))
+    for m, p in mods.items():
+        for base, names in import_statements(m, p):
+            if base.split(".")[0] not in (*sys.stdlib_module_names, PKG.name): out |= {f"{base}:{x}" for x in names} or {base}
+    return sorted(out)
 
 # One fresh interpreter loads those libraries once (torch, transformers, trl: most of a cold import's time; a lazy
 # package's names are fetched, so that what they load is loaded too), checks that none of them pulled in our package,
@@ -92,7 +95,7 @@ for m in sys.argv[2].split(","):
 
 def test_every_module_imports_alone():
     mods = modules()
-    r = subprocess.run([sys.executable, "-c", FORK_EACH, ",".join(sorted(libraries(mods))), ",".join(mods), PKG.name],
+    r = subprocess.run([sys.executable, "-c", FORK_EACH, ",".join(libraries(mods)), ",".join(mods), PKG.name],
                        capture_output=True, text=True, timeout=600)
     bad = [line for line in r.stdout.splitlines() if line.startswith("FAILED ")]      # libraries may print as they load
     assert r.returncode == 0 and not bad, "modules that fail to import alone:\n" + "\n".join(bad) + r.stderr[-2000:]
