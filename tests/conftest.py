@@ -2,8 +2,11 @@
 import os, tempfile
 import pytest
 
+# One OpenMP thread per process unless the caller says otherwise: the suite runs on as many pytest-xdist workers as the
+# machine has cores, each starting programs of its own, so torch's default of a thread per core oversubscribes the CPU
+# (a test that wants more threads asks for them: `--threads`, torch.set_num_threads). Set before torch is imported.
 for k, v in {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "WANDB_MODE": "offline",
-             "TOKENIZERS_PARALLELISM": "false", "WANDB_SILENT": "true"}.items():
+             "TOKENIZERS_PARALLELISM": "false", "WANDB_SILENT": "true", "OMP_NUM_THREADS": "1"}.items():
     os.environ.setdefault(k, v)
 
 @pytest.fixture(scope="session", autouse=True)

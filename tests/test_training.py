@@ -1,5 +1,6 @@
 """Training runs as a user starts them: GRPO stopped by a signal and resumed, wandb (offline) and TensorBoard tracking,
-and two CPU processes under `accelerate launch` (slow). Each runs the real scripts in subprocesses on tiny data."""
+and two CPU processes under `accelerate launch` (slow). Each runs the real scripts in subprocesses on tiny data (the
+SFT model a GRPO test starts from is trained in this process)."""
 import json, os, random, signal, subprocess, sys, time
 from pathlib import Path
 import pytest
@@ -29,10 +30,11 @@ def _events(run: Path, kind=None):
     return [e for e in evs if kind is None or e.get("kind") == kind]
 
 def _sft(tmp: Path, data: Path, steps=20) -> Path:
-    r = subprocess.run([PY, "wandering_light/training/sft.py", "--data", str(data), "--run-dir", str(tmp / "sft"),
-                        "--max-steps", str(steps), "--batch-size", "16", "--learning-rate", "1.5e-3", "--no-eval",
-                        "--quiet", "--threads", "1", "--save-every", "100"], cwd=ROOT, env=ENV, capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr[-3000:]
+    """The starting model of a GRPO test, trained in this process (what is under test is the GRPO script that follows;
+    a subprocess here would import torch, transformers and TRL once more)."""
+    from wandering_light.training.sft import parse_args, run_sft
+    run_sft(parse_args(["--data", str(data), "--run-dir", str(tmp / "sft"), "--max-steps", str(steps), "--batch-size", "16",
+                        "--learning-rate", "1.5e-3", "--no-eval", "--quiet", "--threads", "1", "--save-every", "100"]))
     return tmp / "sft" / "model"
 
 def test_grpo_sigterm_then_resume(tmp_path):
@@ -65,25 +67,23 @@ def test_grpo_sigterm_then_resume(tmp_path):
     assert json.loads((run / "summary.json").read_text())["steps"] == 12
 
 def test_wandb_offline_and_tensorboard(tmp_path):
-    "--wandb-run-name logs to wandb (offline here) and --log-with tensorboard writes event files, beside metrics.jsonl."
+    """--wandb-run-name logs to wandb (offline here) and --log-with tensorboard writes event files, beside metrics.jsonl:
+    both from one run, which reports to the two trackers at once."""
     data = _easy(tmp_path / "easy.jsonl", 120)
-    base = [PY, "wandering_light/training/sft.py", "--data", str(data), "--max-steps", "6", "--batch-size", "8",
-            "--logging-steps", "2", "--eval-every", "3", "--eval-tasks", "5", "--quiet", "--threads", "1"]
-    r = subprocess.run(base + ["--run-dir", str(tmp_path / "wb"), "--wandb-run-name", "wl-test"], cwd=ROOT, env=ENV,
-                       capture_output=True, text=True)
+    r = subprocess.run([PY, "wandering_light/training/sft.py", "--data", str(data), "--max-steps", "6", "--batch-size", "8",
+                        "--logging-steps", "2", "--eval-every", "3", "--eval-tasks", "5", "--quiet", "--threads", "1",
+                        "--run-dir", str(tmp_path / "run"), "--wandb-run-name", "wl-test", "--log-with", "tensorboard"],
+                       cwd=ROOT, env=ENV, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-3000:]
-    runs = list((tmp_path / "wb" / "wandb").glob("offline-run-*"))
-    assert runs and any(p.suffix == ".wandb" for p in runs[0].iterdir()), list((tmp_path / "wb").rglob("*"))[:20]
-    r = subprocess.run(base + ["--run-dir", str(tmp_path / "tb"), "--log-with", "tensorboard"], cwd=ROOT, env=ENV,
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr[-3000:]
-    ev = list((tmp_path / "tb" / "tensorboard").rglob("events.out.tfevents.*"))
+    runs = list((tmp_path / "run" / "wandb").glob("offline-run-*"))
+    assert runs and any(p.suffix == ".wandb" for p in runs[0].iterdir()), list((tmp_path / "run").rglob("*"))[:20]
+    ev = list((tmp_path / "run" / "tensorboard").rglob("events.out.tfevents.*"))
     assert ev
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
     acc = EventAccumulator(str(ev[0].parent)); acc.Reload()
     tags = acc.Tags()["scalars"]
     assert "train/loss" in tags and any("eval/heldout/success_rate" in t for t in tags), tags
-    for d in ("wb", "tb"): assert _events(tmp_path / d, "train")
+    assert _events(tmp_path / "run", "train")
 
 @pytest.mark.slow
 def test_accelerate_two_cpu_processes(tmp_path):

@@ -29,7 +29,7 @@ from .rl_grpo import GRPORunConfig, run_grpo
 # %% ../../nbs/16_main_job.ipynb #33172aaa
 PROFILE_KEYS = ("tasks", "sft_model", "sft_lr", "sft_steps", "sft_batch", "sft_minutes", "sft_compile", "sft_tool_set",
                 "sft_eval_every", "world_steps", "world_minutes", "world_lr", "world_init", "world_digits", "world_input_digits", "world_examples", "world_walks", "world_batch", "world_model",
-                "world_focus",
+                "world_focus", "world_probe",
                 "plan_depth", "plan_k", "plan_read", "grpo_steps", "grpo_batch", "grpo_minutes", "select_from", "heldout", "upstream", "guided_budget")
 PROFILES = {name: {k: r[k] for k in PROFILE_KEYS} for name in ("quickstart", "smoke", "stepwise30") for r in [load_recipe(name)]}
 UPSTREAM = "upstream480"
@@ -71,6 +71,8 @@ class MainJobConfig:
     world_focus: float | None = _opt(None, "the share of the world stage's minutes and steps after which the tools it "
                                      "misses are weighed and drawn more often for the rest (`focused_world`; none: one "
                                      "phase, every tool drawn alike)", min=0.05, max=0.95)
+    world_probe: int = _opt(24, "with world_focus: the questions per tool with which the first phase's model is weighed "
+                            "(`probe_weights`)", min=1)
     world_input_digits: int | None = _opt(None, "the floats of the values the world model is shown to this many significant "
                                           "digits instead (6: as the step prompt shows them; none: world_digits, as in runs "
                                           "made before the option)", min=1)
@@ -172,7 +174,7 @@ def focused_world(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool
     a = run_sft(world_config(run.path, p, seed, threads, quiet, verbose, d=first, max_steps=max(1, round(p["world_steps"] * f)),
                              time_limit=_part(p["world_minutes"], f)))
     if not (weights := first / "tool_weights.json").exists():
-        write_text_atomic(weights, json.dumps(probe_weights(first / "model", run.path / "data", seed), indent=1))
+        write_text_atomic(weights, json.dumps(probe_weights(first / "model", run.path / "data", seed, per_tool=p["world_probe"]), indent=1))
     b = run_sft(world_config(run.path, p, seed, threads, quiet, verbose, model_name=str(first / "model"),
                              max_steps=max(1, p["world_steps"] - a["steps"]), time_limit=_part(p["world_minutes"], 1 - f),
                              world_tool_weights=str(weights)))
