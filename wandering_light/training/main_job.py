@@ -71,8 +71,8 @@ class MainJobConfig:
     world_focus: float | None = _opt(None, "the share of the world stage's minutes and steps after which the tools it "
                                      "misses are weighed and drawn more often for the rest (`focused_world`; none: one "
                                      "phase, every tool drawn alike)", min=0.05, max=0.95)
-    world_probe: int = _opt(24, "with world_focus: the questions per tool with which the first phase's model is weighed "
-                            "(`probe_weights`)", min=1)
+    world_probe: int | None = _opt(None, "with world_focus: the questions per tool with which the first phase's model is "
+                                   "weighed (`probe_weights`; none: 24, as in runs made before the option)", min=1)
     world_input_digits: int | None = _opt(None, "the floats of the values the world model is shown to this many significant "
                                           "digits instead (6: as the step prompt shows them; none: world_digits, as in runs "
                                           "made before the option)", min=1)
@@ -157,12 +157,12 @@ def _part(limit, share):
     "A share of a limit (None: no limit)."
     return None if limit is None else limit * share
 
-def probe_weights(model_dir: Path, data: Path, seed: int, tasks: int = 300, per_tool: int = 24) -> dict:
+def probe_weights(model_dir: Path, data: Path, seed: int, tasks: int = 300, per_tool: int | None = None) -> dict:
     "Tool weights (`stepwise.tool_weights`) from the world model at `model_dir`, asked on `tasks` seeded training tasks of `data`."
     from wandering_light.models import load_model
     from wandering_light.stepwise import tool_probe_pairs, tool_weights, world_accuracy
     model, tok = load_model(model_dir)
-    probe = tool_probe_pairs(_sample(read_tasks(data / "train.jsonl.gz"), tasks, f"{seed}:focus"), per_tool, seed)
+    probe = tool_probe_pairs(_sample(read_tasks(data / "train.jsonl.gz"), tasks, f"{seed}:focus"), per_tool or 24, seed)
     return tool_weights(world_accuracy(model, tok, probe)["by_tool"])
 
 def focused_world(run: RunDir, p: dict, seed: int, threads, quiet, verbose: bool = False) -> dict:
