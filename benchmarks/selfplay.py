@@ -40,11 +40,16 @@ at the default solver rate of 5e-4 both arms lose held-out success round by roun
 43.3% against 46.7% after round 10, selfplay_strong.json); at 1e-4 both stay level (50.0% against 50.7%,
 selfplay_strong_lr.json). A policy already trained on 384,000 step examples gains nothing measurable from 19,200 more,
 on the edge or not, and at the higher rate the edge tasks pull it further off.
+`--proposer-samples` sets how many proposals each round's proposer figures are measured on (128 halves the variance of
+64); `--proposer-candidates K` also measures the proposer with the solver's P(solve) as a pre-filter (`wl selfplay
+--proposer-candidates`: K candidates per prompt, the one whose greedy-route probability is nearest 0.5 kept), recorded
+as `proposer_prefiltered_by_round` beside the raw figures.
 Usage: python benchmarks/selfplay.py [--save] [--rounds 10] [--solver-minutes 6] [--proposer-minutes 4] [--run-dir DIR]
                                      [--depth-power P] [--novelty-window N] [--novelty-by pipeline|tool]
                                      [--ask-lengths 1,2,3|auto] [--ask-minutes 3]
                                      [--solver-labels oracle|own|own-trim] [--start-from DIR] [--constrained] [--solver-attempts 4]
-                                     [--seed 0] [--solver-from CHECKPOINT] [--name selfplay]
+                                     [--seed 0] [--solver-from CHECKPOINT] [--name selfplay] [--proposer-samples 64]
+                                     [--proposer-candidates K]
 """
 import argparse, json, shutil, statistics, sys
 from pathlib import Path
@@ -88,6 +93,9 @@ def main(argv):
     ap.add_argument("--proposer-minutes2", type=float, default=10.0, help="more proposer SFT from its first checkpoint")
     ap.add_argument("--proposer-steps", type=int, default=6)
     ap.add_argument("--proposer-temperature", type=float, default=0.7)
+    ap.add_argument("--proposer-samples", type=int, default=64, help="proposals sampled each round for the proposer's figures")
+    ap.add_argument("--proposer-candidates", type=int, default=1, help="also measure the proposer with the solver's P(solve) "
+                    "as pre-filter: this many candidates per prompt, the one nearest 0.5 kept (1: raw figures only)")
     ap.add_argument("--eval-tasks", type=int, default=300, help="held-out (validation split) tasks measured every round")
     ap.add_argument("--solver-steps", type=int, default=30)
     ap.add_argument("--round-tasks", type=int, default=192)
@@ -133,7 +141,8 @@ def main(argv):
          "--solver-kind", "stepwise", "--control", "--rounds", str(a.rounds), "--proposer-steps", str(a.proposer_steps),
          "--solver-steps", str(a.solver_steps), "--batch-size", "32", "--num-generations", "8", "--round-tasks", str(a.round_tasks),
          "--solver-attempts", str(a.solver_attempts), "--solver-lr", str(a.solver_lr), "--proposer-lr", str(a.proposer_lr),
-         "--data", str(base / "data"), "--eval-tasks", str(a.eval_tasks), "--proposer-samples", "64",
+         "--data", str(base / "data"), "--eval-tasks", str(a.eval_tasks), "--proposer-samples", str(a.proposer_samples),
+         "--proposer-candidates", str(a.proposer_candidates),
          "--learnability-depth-power", str(a.depth_power), "--novelty-window", str(a.novelty_window),
          "--novelty-by", a.novelty_by,
          "--proposer-temperature", str(a.proposer_temperature), "--solver-labels", a.solver_labels, "--run-dir", str(sp),
@@ -145,6 +154,7 @@ def main(argv):
         "recipe": {"rounds": a.rounds, "round_tasks": a.round_tasks, "solver_steps": a.solver_steps, "solver_batch": 64,
                    "solver_lr": a.solver_lr, "proposer_steps": a.proposer_steps, "proposer_batch": 32,
                    "proposer_lr": a.proposer_lr, "proposer_temperature": a.proposer_temperature, "solver_attempts": a.solver_attempts,
+                   "proposer_samples": a.proposer_samples, "proposer_candidates": a.proposer_candidates,
                    "learnability_depth_power": a.depth_power, "novelty_window": a.novelty_window,
                    "novelty_by": a.novelty_by, "solver_labels": a.solver_labels,
                    "constrained": a.constrained, "start_from": a.start_from, "seed": a.seed,
@@ -198,7 +208,9 @@ def summarise(res: dict, upstream: dict, start: dict, sp: Path, ask_run: Path | 
     from wandering_light.utils import RunDir
     rounds, control = res["rounds"], res["control"]
     curve = lambda rs: [round(e["solver_success"], 4) for e in rs]
-    pf = [e["proposer"] for e in rounds if e["proposer"]]
+    pf, pre = [e["proposer"] for e in rounds if e["proposer"]], [e["proposer_filtered"] for e in rounds if e.get("proposer_filtered")]
+    by_round = lambda ps: [{k: round(v, 3) for k, v in p.items() if k != "num_samples"} for p in ps]
+    worst = lambda ps: {k: round(min(p[k] for p in ps[1:]), 3) for k in ("parse_rate", "frac_non_zero_std", "distinct_rate")} if len(ps) > 1 else None
     harv = sorted(RunDir(sp).events("harvest"), key=lambda e: e["round"])
     peak = lambda xs: max(range(len(xs)), key=xs.__getitem__)
     span = lambda d: round((lambda t: (max(t) - min(t)) / 60)([e["time"] for e in RunDir(d).events("round")]), 1)
@@ -210,8 +222,7 @@ def summarise(res: dict, upstream: dict, start: dict, sp: Path, ask_run: Path | 
         "best_round": {"selfplay": peak(sp_c), "control": peak(ct_c)},
         "upstream480_stepwise": upstream,
         "calibration_by_round": {"selfplay": [e["calibration"] for e in rounds], "control": [e["calibration"] for e in control]},
-        "proposer_by_round": [{k: round(v, 3) for k, v in p.items() if k != "num_samples"} for p in pf],
-        "proposer_worst_over_rounds_1_on": {k: round(min(p[k] for p in pf[1:]), 3) for k in ("parse_rate", "frac_non_zero_std", "distinct_rate")} if len(pf) > 1 else None,
+        "proposer_by_round": by_round(pf), "proposer_worst_over_rounds_1_on": worst(pf),
         "harvest_by_round": [{k: e[k] for k in ("round", "certified", "used", "tasks", "learnt", "learnt_proposals", "proposal_distances")
                           if k in e} for e in harv],
         "learnt_by_round": {arm: [e.get("learnt") for e in sorted(RunDir(d).events("harvest"), key=lambda e: e["round"])]
@@ -220,7 +231,8 @@ def summarise(res: dict, upstream: dict, start: dict, sp: Path, ask_run: Path | 
                   "proposer_train_minutes": round(sum(start[k]["result"]["train_seconds"] for k in ("proposer0", "proposer1")
                                                       if start.get(k)) / 60, 2)},
         "arm_wall_minutes_round_0_to_last": {"selfplay": span(sp), "control": span(sp / "control")},
-    } | ({"asked_lengths_by_round": asked_hits(sp), "proposer_ask_train_minutes":
+    } | ({"proposer_prefiltered_by_round": by_round(pre), "proposer_prefiltered_worst_over_rounds_1_on": worst(pre)} if pre else {}) | (
+         {"asked_lengths_by_round": asked_hits(sp), "proposer_ask_train_minutes":
           round(json.loads((ask_run / "stages.json").read_text())["proposer_ask"]["result"]["train_seconds"] / 60, 2)} if ask_run else {})
 
 if __name__ == "__main__":

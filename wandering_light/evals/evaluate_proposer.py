@@ -14,8 +14,8 @@ from typing import Sequence
 from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['sample_attempts', 'ProposalSample', 'ProposerEval', 'score_proposals', 'proposer_prompts', 'evaluate_proposer',
-           'ProposerEvalConfig', 'main']
+__all__ = ['sample_attempts', 'ProposalSample', 'ProposerEval', 'score_proposals', 'proposer_prompts', 'pick_unsure',
+           'evaluate_proposer', 'ProposerEvalConfig', 'main']
 
 # %% ../../nbs/10b_evaluate_proposer.ipynb #c0ecaa3c
 from ..typed_list import TypedList
@@ -147,25 +147,43 @@ def proposer_prompts(pool: Sequence[InductionTask], n: int, n_examples: int = 3,
     return [P.proposer_prompt([t.trajectory() for t in rng.sample(list(pool), n_examples)],
                               length=lengths[i % len(lengths)] if lengths else None) for i in range(n)]
 
+# %% ../../nbs/10b_evaluate_proposer.ipynb #e0768cba
+def pick_unsure(groups: Sequence[Sequence[str]], p_fn, functions: FunctionDefSet | None = None, max_length: int = 8) -> list[int]:
+    """For each group of candidate proposals, the index of the one to keep: of those that define a task, the one whose
+    P(solve) by `p_fn(tasks) -> [p, ...]` is nearest 0.5 (the first on ties); the first where none defines one."""
+    fs = functions if functions is not None else default_functions()
+    ex = Executor(fs)
+    found = [(g, k, t) for g, group in enumerate(groups) for k, c in enumerate(group)
+             if (t := _check("", c, fs, ex, max_length)[1]) is not None]
+    best = {}
+    for (g, k, _), p in zip(found, p_fn([t for *_, t in found]) if found else []):
+        if g not in best or abs(p - 0.5) < best[g][0]: best[g] = (abs(p - 0.5), k)
+    return [best[g][1] if g in best else 0 for g in range(len(groups))]
+
 # %% ../../nbs/10b_evaluate_proposer.ipynb #a3052a61
 def evaluate_proposer(model, tokenizer, solver=None, solver_tokenizer=None, pool: Sequence[InductionTask] | None = None,
                       num_samples: int = 100, solver_attempts: int = 8, n_examples: int = 3, seed: int = 0,
                       temperature: float = 1.0, solver_temperature: float = 1.0, max_new_tokens: int = 96,
                       batch_size: int = 32, functions: FunctionDefSet | None = None, progress: bool = False,
-                      attempt_fn=None, constrained: bool = False, lengths: Sequence[int] = ()) -> ProposerEval:
+                      attempt_fn=None, constrained: bool = False, lengths: Sequence[int] = (), candidates: int = 1,
+                      p_fn=None) -> ProposerEval:
     """Sample `num_samples` proposals from `model` (under the proposal grammar if `constrained`) and score them against
-    the `solver` model, or `attempt_fn` (see above)."""
+    the `solver` model, or `attempt_fn` (see above). With `p_fn` (a P(solve) of tasks) each proposal is the one of
+    `candidates` samples of its prompt that `pick_unsure` keeps."""
     from wandering_light.models import generate
     pool = list(pool) if pool is not None else read_tasks(DEFAULT_EVAL_SET)
     prompts = proposer_prompts(pool, num_samples, n_examples, seed, lengths)
+    n = candidates if p_fn is not None and temperature > 0 else 1
     gens = generate(model, tokenizer, prompts, max_new_tokens=max_new_tokens, temperature=temperature,
-                    logprobs=False, batch_size=batch_size, seed=seed,
+                    num_return_sequences=n, logprobs=False, batch_size=max(1, batch_size // n), seed=seed,
                     grammar=P.prompt_grammars(prompts, functions) if constrained else None)
     if attempt_fn is None and solver is not None:
         def attempt_fn(tasks):
             return sample_attempts(solver, solver_tokenizer, tasks, solver_attempts, solver_temperature,
                                    batch_size=batch_size * 2, seed=seed, functions=functions)
-    return score_proposals(prompts, [g[0].text for g in gens], attempt_fn, functions)
+    texts = [[g.text for g in gs] for gs in gens]
+    keep = pick_unsure(texts, p_fn, functions) if n > 1 else [0] * len(texts)
+    return score_proposals(prompts, [ts[k] for ts, k in zip(texts, keep)], attempt_fn, functions)
 
 # %% ../../nbs/10b_evaluate_proposer.ipynb #b2482c3c
 @dataclass

@@ -7,16 +7,16 @@ Docs: https://wandering-light.github.io/wandering_light/selfplay.html.md"""
 # %% ../../nbs/15_selfplay.ipynb #b25d4298
 from __future__ import annotations
 if __name__ == "__main__" and not __package__ and "__file__" in globals(): __import__("wandering_light.utils").utils.rerun_as_module(__file__)
-import dataclasses, itertools, json, random, statistics, sys, time
+import dataclasses, itertools, json, math, random, statistics, sys, time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
 # %% auto #0
-__all__ = ['AUTO_LENGTHS', 'harvest', 'SelfPlayConfig', 'parse_args', 'round_seed', 'track_round', 'ask_mix', 'round_asks',
-           'round_tasks', 'trim_route', 'own_route_tasks', 'train_solver', 'play_round', 'base_tasks', 'run_selfplay',
-           'run_control', 'selfplay_report', 'plot_arms', 'main']
+__all__ = ['AUTO_LENGTHS', 'harvest', 'SelfPlayConfig', 'parse_args', 'round_seed', 'route_p_solve', 'track_round', 'ask_mix',
+           'round_asks', 'round_tasks', 'trim_route', 'own_route_tasks', 'train_solver', 'play_round', 'base_tasks',
+           'run_selfplay', 'run_control', 'selfplay_report', 'plot_arms', 'main']
 
 # %% ../../nbs/15_selfplay.ipynb #c7e7a4ae
 import torch
@@ -29,7 +29,7 @@ from ..evals.evaluate_proposer import evaluate_proposer
 from .reward import CompletionLog
 from .core import _opt, open_run, quiet_progress, run_guard, start_model
 from .sft import evaluate_induction, _sample, parse_args as sft_args, parse_lengths, run_sft
-from ..stepwise import evaluate_stepwise
+from ..stepwise import as_policy, evaluate_stepwise
 from .rl_grpo import GRPORunConfig, run_grpo, solver_attempt_fn
 
 # %% ../../nbs/15_selfplay.ipynb #02c864dd
@@ -101,6 +101,10 @@ class SelfPlayConfig:
     tasks: int = _opt(2000, "base tasks to generate when --data is not given", min=1)
     eval_tasks: int = _opt(200, "held-out tasks for the solver's success per round", min=1)
     proposer_samples: int = _opt(50, "proposals for the proposer's figures per round", min=1)
+    proposer_candidates: int = _opt(1, "step-wise solver: also measure the proposer with the solver's P(solve) as a "
+                                    "pre-filter, each round: this many candidates per prompt, the one nearest P(solve) 0.5 "
+                                    "kept (evaluate_proposer.pick_unsure), as `proposer_filtered` beside the raw figures "
+                                    "(1: raw figures only)", min=1)
     run_dir: str = _opt("runs/selfplay", "run directory")
     resume: bool = _opt(False, "continue the run in --run-dir")
     seed: int = _opt(0, "random seed")
@@ -109,12 +113,14 @@ class SelfPlayConfig:
     verbose: bool = _opt(False, "also the libraries' own progress bars")
 
     def validate(self):
-        "A GRPO batch holds whole groups; the control arm has no control of its own; own labels are step-wise rollouts."
+        "A GRPO batch holds whole groups; the control arm has no control of its own; own labels and P(solve) are step-wise."
         if self.batch_size % self.num_generations: raise UserError("--batch-size must be a multiple of --num-generations")
         if self.control and self.arm == "control": raise UserError("--control runs the control arm itself: leave --arm at selfplay")
         if self.solver_labels != "oracle" and self.solver_kind != "stepwise":
             raise UserError(f"--solver-labels {self.solver_labels} needs --solver-kind stepwise")
         if self.ask_lengths != "auto": parse_lengths(self.ask_lengths)
+        if self.proposer_candidates > 1 and self.solver_kind != "stepwise":
+            raise UserError("--proposer-candidates needs --solver-kind stepwise (its P(solve) is the greedy route's probability)")
 
 def parse_args(argv: list[str] | None = None) -> SelfPlayConfig:
     "The `wl selfplay` options."
@@ -137,6 +143,15 @@ def _grpo(run_dir: Path, model: str, data: Path, steps: int, task: str, cfg: Sel
                       verbose=cfg.verbose, threads=cfg.threads, resume=(run_dir / "config.json").exists(), **opts)
     return run_grpo(check_config(g), solver=solver)
 
+# %% ../../nbs/15_selfplay.ipynb #a9ccfe50
+def route_p_solve(solver, max_steps: int = 6):
+    "P(solve) of tasks for a step-wise `solver` (a policy, or a model and tokenizer): its greedy route's probability where that route reaches the target, else 0."
+    policy = as_policy(*solver) if isinstance(solver, (tuple, list)) else as_policy(solver)
+    def p_fn(tasks):
+        rs = policy.rollouts([(t.input, t.output) for t in tasks], max_steps, avoid_repeats=True)   # as the attempts roll out
+        return [math.exp(r.logprob) if r.reached else 0.0 for r in rs]
+    return p_fn
+
 # %% ../../nbs/15_selfplay.ipynb #20b4ce4e
 def _attempt_fn(cfg: SelfPlayConfig, solver):
     "Step-wise solvers rate proposals by sampled rollouts; `None` leaves one-shot sampling to `evaluate_proposer`."
@@ -144,7 +159,7 @@ def _attempt_fn(cfg: SelfPlayConfig, solver):
     return solver_attempt_fn(*solver, cfg.solver_attempts, cfg.seed, stepwise=True)
 
 def track_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, proposer_path: str, held: list, base: list) -> dict:
-    "Round `k`'s figures (logged once): the solver's held-out success and calibration; the proposer's figures against it."
+    "Round `k`'s figures (logged once): the solver's held-out success and calibration; the proposer's figures against it (raw and pre-filtered)."
     if run.logged(f"round-{k}"): return next(e for e in run.events("round") if e["round"] == k)
     solver = start_model(solver_path, cfg.seed)[:2]
     ev = evaluate_stepwise(*solver, held) if cfg.solver_kind == "stepwise" else evaluate_induction(*solver, held)
@@ -153,10 +168,12 @@ def track_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, prop
     if cfg.arm == "selfplay":
         proposer = start_model(proposer_path, cfg.seed)[:2]
         e["proposer_model"] = proposer_path
-        e["proposer"] = evaluate_proposer(*proposer, *solver, base, cfg.proposer_samples, cfg.solver_attempts, seed=cfg.seed,
-                                          temperature=cfg.proposer_temperature, attempt_fn=_attempt_fn(cfg, solver),
-                                          constrained=cfg.constrained,
-                                          lengths=parse_lengths(round_asks(cfg, run.path, max(k, 1)))).figures()
+        ask = dict(seed=cfg.seed, temperature=cfg.proposer_temperature, attempt_fn=_attempt_fn(cfg, solver),
+                   constrained=cfg.constrained, lengths=parse_lengths(round_asks(cfg, run.path, max(k, 1))))
+        e["proposer"] = evaluate_proposer(*proposer, *solver, base, cfg.proposer_samples, cfg.solver_attempts, **ask).figures()
+        if cfg.proposer_candidates > 1:                       # the same prompts, K candidates each, the unsure one kept
+            e["proposer_filtered"] = evaluate_proposer(*proposer, *solver, base, cfg.proposer_samples, cfg.solver_attempts,
+                                                       candidates=cfg.proposer_candidates, p_fn=route_p_solve(solver), **ask).figures()
     run.log("round", key=f"round-{k}", **e)
     return e
 
@@ -300,13 +317,15 @@ def selfplay_report(run: RunDir, rounds: list[dict], control: list[dict] | None 
     "The report: one table row per round (with the control arm's held-out success beside), and the plot of both arms."
     harv, ctrl = {e["round"]: e for e in run.events("harvest")}, {e["round"]: e for e in control or []}
     lines = [f"# Self-play ({rounds[0].get('arm', 'selfplay')} arm)", "",
-             "| round | held-out success | control | confidence ECE / AUROC | parse rate | frac_non_zero_std | distinct rate "
-             "| avg functions | solver success on proposals | certified proposals | their distances | tasks learnt from (proposals) |", "|" + "---|" * 12]
+             "| round | held-out success | control | confidence ECE / AUROC | parse rate | frac_non_zero_std (pre-filtered) "
+             "| distinct rate | avg functions | solver success on proposals | certified proposals | their distances "
+             "| tasks learnt from (proposals) |", "|" + "---|" * 12]
     for e in rounds:
         pf, cal, h = e.get("proposer") or {}, e.get("calibration") or {}, harv.get(e["round"], {})
+        filt = f" ({_f(e['proposer_filtered']['frac_non_zero_std'], '.2f')})" if e.get("proposer_filtered") else ""
         lines.append(f"| {e['round']} | {e['solver_success']:.3f} | {_f(ctrl.get(e['round'], {}).get('solver_success'))} "
                      f"| {_f(cal.get('ece'))} / {_f(cal.get('auroc'))} | {_f(pf.get('parse_rate'), '.2f')} "
-                     f"| {_f(pf.get('frac_non_zero_std'), '.2f')} | {_f(pf.get('distinct_rate'), '.2f')} "
+                     f"| {_f(pf.get('frac_non_zero_std'), '.2f')}{filt} | {_f(pf.get('distinct_rate'), '.2f')} "
                      f"| {_f(pf.get('avg_function_count'), '.2f')} | {_f(pf.get('solver_success_rate'), '.2f')} "
                      f"| {h.get('certified', '-')} | {h.get('proposal_distances', '-')} | {h.get('learnt', '-')} ({h.get('learnt_proposals', '-')}) |")
     if control: lines += ["", f"![held-out success of both arms]({plot_arms(rounds, control, run.plots / 'arms.png').relative_to(run.path)})"]
@@ -332,7 +351,8 @@ def main(argv: list[str] | None = None) -> int:
         pf, c = e["proposer"] or {}, ctrl.get(e["round"])
         print(f"round {e['round']}: solver held-out success {e['solver_success']:.1%}"
               + (f" (control {c['solver_success']:.1%})" if c else "")
-              + (f"; proposer parse_rate {pf['parse_rate']:.2f}, frac_non_zero_std {pf['frac_non_zero_std']:.2f}" if pf else ""))
+              + (f"; proposer parse_rate {pf['parse_rate']:.2f}, frac_non_zero_std {pf['frac_non_zero_std']:.2f}" if pf else "")
+              + (f" ({e['proposer_filtered']['frac_non_zero_std']:.2f} pre-filtered)" if e.get("proposer_filtered") else ""))
     print(f"solver: {s['solver']}\nproposer: {s['proposer']}")
     return 0
 
