@@ -12,8 +12,8 @@ from _common import report
 
 def ms_per_step(run: Path, skip: int) -> float:
     "Training milliseconds per step between step `skip` and the last logged step of the SFT run in `run`."
-    from wandering_light.utils import RunDir
-    pts = [(r["step"], r["train_seconds"]) for r in RunDir(run).events("train")
+    from wandering_light.utils import read_events
+    pts = [(r["step"], r["train_seconds"]) for r in read_events(run, "train")
            if r.get("step") and r.get("train_seconds") is not None]
     a = next(p for p in pts if p[0] >= skip); b = pts[-1]
     return 1000 * (b[1] - a[1]) / (b[0] - a[0])

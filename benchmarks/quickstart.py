@@ -57,18 +57,18 @@ def main(argv):
                     "of the job when it imagined two tools ahead; another run of this one beside the first)")
     a, job_argv = ap.parse_known_args(argv)
     from wandering_light.training.main_job import MainJobConfig, run_job
-    from wandering_light.utils import RunDir, UserError, parse_config
+    from wandering_light.utils import UserError, parse_config, read_events
     run = Path(a.run_dir)
     try:      # a bad option, or a run directory that holds another job: one line, nothing written over
         cfg = parse_config(MainJobConfig, [*job_argv, "--seed", str(a.seed), "--threads", str(a.threads), "--quiet"],
                            prog="benchmarks/quickstart.py")
         headline = run_job(cfg, run)
     except UserError as e: sys.exit(f"error: {e}")
-    timing = {e["stage"]: e["seconds"] for e in RunDir(run).events("stage")}
+    timing = {e["stage"]: e["seconds"] for e in read_events(run, "stage")}
     sft = json.loads((run / "sft" / "summary.json").read_text())
     size, lr = job_sft(run)
     curve = [{"step": e["step"], "train_minutes": round(e["train_seconds"] / 60, 2), "success_rate": round(e["success_rate"], 4)}
-             for e in RunDir(run / "sft").events("eval")]
+             for e in read_events(run / "sft", "eval")]
     held = json.loads((run / "eval-heldout" / "summary.json").read_text())["stepwise"]
     figures = {"headline": headline, "heldout_tasks": held["tasks"],
                "stepwise_by_distance": {"heldout": {d: round(v["success_rate"], 4) for d, v in held["by_distance"].items()}}, "stage_wall_seconds": timing, "wall_minutes": round(sum(timing.values()) / 60, 2),

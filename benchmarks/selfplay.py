@@ -43,13 +43,15 @@ on the edge or not, and at the higher rate the edge tasks pull it further off.
 `--proposer-samples` sets how many proposals each round's proposer figures are measured on (128 halves the variance of
 64); `--proposer-candidates K` also measures the proposer with the solver's P(solve) as a pre-filter (`wl selfplay
 --proposer-candidates`: K candidates per prompt, the one whose greedy-route probability is nearest 0.5 kept), recorded
-as `proposer_prefiltered_by_round` beside the raw figures.
+as `proposer_prefiltered_by_round` beside the raw figures; `--filter-width W` makes that P(solve) one sampled rollout's
+chance of success over the W likeliest routes at each step (`Policy.solve_mass`). The pre-filter only measures, so
+`benchmarks/prefilter.py` measures other pre-filters on a finished run's saved round models without running it again.
 Usage: python benchmarks/selfplay.py [--save] [--rounds 10] [--solver-minutes 6] [--proposer-minutes 4] [--run-dir DIR]
                                      [--depth-power P] [--novelty-window N] [--novelty-by pipeline|tool]
                                      [--ask-lengths 1,2,3|auto] [--ask-minutes 3]
                                      [--solver-labels oracle|own|own-trim] [--start-from DIR] [--constrained] [--solver-attempts 4]
                                      [--seed 0] [--solver-from CHECKPOINT] [--name selfplay] [--proposer-samples 64]
-                                     [--proposer-candidates K]
+                                     [--proposer-candidates K] [--filter-width W]
 """
 import argparse, json, shutil, statistics, sys
 from pathlib import Path
@@ -96,6 +98,8 @@ def main(argv):
     ap.add_argument("--proposer-samples", type=int, default=64, help="proposals sampled each round for the proposer's figures")
     ap.add_argument("--proposer-candidates", type=int, default=1, help="also measure the proposer with the solver's P(solve) "
                     "as pre-filter: this many candidates per prompt, the one nearest 0.5 kept (1: raw figures only)")
+    ap.add_argument("--filter-width", type=int, default=0, help="the pre-filter's P(solve): 0, the greedy route's probability; "
+                    "W, one sampled rollout's chance over the W likeliest routes at each step (Policy.solve_mass)")
     ap.add_argument("--eval-tasks", type=int, default=300, help="held-out (validation split) tasks measured every round")
     ap.add_argument("--solver-steps", type=int, default=30)
     ap.add_argument("--round-tasks", type=int, default=192)
@@ -143,6 +147,7 @@ def main(argv):
          "--solver-attempts", str(a.solver_attempts), "--solver-lr", str(a.solver_lr), "--proposer-lr", str(a.proposer_lr),
          "--data", str(base / "data"), "--eval-tasks", str(a.eval_tasks), "--proposer-samples", str(a.proposer_samples),
          "--proposer-candidates", str(a.proposer_candidates),
+         *(["--proposer-filter-width", str(a.filter_width)] if a.filter_width else []),
          "--learnability-depth-power", str(a.depth_power), "--novelty-window", str(a.novelty_window),
          "--novelty-by", a.novelty_by,
          "--proposer-temperature", str(a.proposer_temperature), "--solver-labels", a.solver_labels, "--run-dir", str(sp),
@@ -155,6 +160,7 @@ def main(argv):
                    "solver_lr": a.solver_lr, "proposer_steps": a.proposer_steps, "proposer_batch": 32,
                    "proposer_lr": a.proposer_lr, "proposer_temperature": a.proposer_temperature, "solver_attempts": a.solver_attempts,
                    "proposer_samples": a.proposer_samples, "proposer_candidates": a.proposer_candidates,
+                   "filter_width": a.filter_width,
                    "learnability_depth_power": a.depth_power, "novelty_window": a.novelty_window,
                    "novelty_by": a.novelty_by, "solver_labels": a.solver_labels,
                    "constrained": a.constrained, "start_from": a.start_from, "seed": a.seed,
@@ -205,15 +211,15 @@ def start_minutes(start: dict, solver_from: str | None) -> float | None:
 
 def summarise(res: dict, upstream: dict, start: dict, sp: Path, ask_run: Path | None = None, solver_from: str | None = None) -> dict:
     "The figures: both curves, the gap, the proposer's figures per round and their worst over the rounds."
-    from wandering_light.utils import RunDir
+    from wandering_light.utils import read_events
     rounds, control = res["rounds"], res["control"]
     curve = lambda rs: [round(e["solver_success"], 4) for e in rs]
     pf, pre = [e["proposer"] for e in rounds if e["proposer"]], [e["proposer_filtered"] for e in rounds if e.get("proposer_filtered")]
     by_round = lambda ps: [{k: round(v, 3) for k, v in p.items() if k != "num_samples"} for p in ps]
     worst = lambda ps: {k: round(min(p[k] for p in ps[1:]), 3) for k in ("parse_rate", "frac_non_zero_std", "distinct_rate")} if len(ps) > 1 else None
-    harv = sorted(RunDir(sp).events("harvest"), key=lambda e: e["round"])
+    harv = sorted(read_events(sp, "harvest"), key=lambda e: e["round"])
     peak = lambda xs: max(range(len(xs)), key=xs.__getitem__)
-    span = lambda d: round((lambda t: (max(t) - min(t)) / 60)([e["time"] for e in RunDir(d).events("round")]), 1)
+    span = lambda d: round((lambda t: (max(t) - min(t)) / 60)([e["time"] for e in read_events(d, "round")]), 1)
     sp_c, ct_c = curve(rounds), curve(control)
     return {
         "heldout_success_by_round": {"selfplay": sp_c, "control": ct_c},
@@ -225,7 +231,7 @@ def summarise(res: dict, upstream: dict, start: dict, sp: Path, ask_run: Path | 
         "proposer_by_round": by_round(pf), "proposer_worst_over_rounds_1_on": worst(pf),
         "harvest_by_round": [{k: e[k] for k in ("round", "certified", "used", "tasks", "learnt", "learnt_proposals", "proposal_distances")
                           if k in e} for e in harv],
-        "learnt_by_round": {arm: [e.get("learnt") for e in sorted(RunDir(d).events("harvest"), key=lambda e: e["round"])]
+        "learnt_by_round": {arm: [e.get("learnt") for e in sorted(read_events(d, "harvest"), key=lambda e: e["round"])]
                             for arm, d in (("selfplay", sp), ("control", sp / "control"))},
         "start": {"solver_train_minutes": start_minutes(start, solver_from),
                   "proposer_train_minutes": round(sum(start[k]["result"]["train_seconds"] for k in ("proposer0", "proposer1")

@@ -460,7 +460,7 @@ def main(argv):
     from wandering_light.training.sft import parse_args as sft_args, run_sft, _sample
     from wandering_light.evals.run_evaluation import run_evaluation
     from wandering_light.solver import get_solver_by_name
-    from wandering_light.utils import RunDir
+    from wandering_light.utils import read_events
     run = Path(a.run_dir); run.mkdir(parents=True, exist_ok=True)
     resume = lambda d: ["--resume"] if (d / "config.json").exists() else []
     data = stage(run, "data", lambda: create_data(run / "data", a.tasks, 0, walks_per_root=16, method="expansion",
@@ -531,10 +531,9 @@ def main(argv):
     budgets = [int(x) for x in a.budgets.split(",") if x]
     curve_b = now_or_kept("budget", lambda: budget_curve(model_dir, DEFAULT_EVAL_SET, budgets, a.device),
                           key=f"budget-{','.join(map(str, budgets))}")
-    sft_run = RunDir(run / "sft")
     curve = [{"step": e["step"], "train_minutes": round(e["train_seconds"] / 60, 2), "success_rate": round(e["success_rate"], 4),
               "by_distance": {d: round(v["success_rate"], 3) for d, v in e["by_distance"].items()}}
-             for e in sorted(sft_run.events("eval"), key=lambda e: e["step"]) if e["set"] == DEFAULT_EVAL_SET]
+             for e in sorted(read_events(run / "sft", "eval"), key=lambda e: e["step"]) if e["set"] == DEFAULT_EVAL_SET]
     u, h, s_res = ev["upstream480"], ev["heldout"], sft["result"]
     figures = {
         "upstream480_success_at_1": {k: v["success_rate"] for k, v in u.items()},

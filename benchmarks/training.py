@@ -56,7 +56,7 @@ def main(argv):
     from wandering_light.training.rl_grpo import parse_args as grpo_args, run_grpo
     from wandering_light.evals.run_evaluation import run_evaluation
     from wandering_light.solver import get_solver_by_name
-    from wandering_light.utils import RunDir
+    from wandering_light.utils import read_events
     run = Path(a.run_dir); run.mkdir(parents=True, exist_ok=True)
     resume = lambda d: ["--resume"] if (d / "config.json").exists() else []
     data = stage(run, "data", lambda: create_data(run / "data", a.tasks, 0, walks_per_root=8, method="expansion",
@@ -88,10 +88,9 @@ def main(argv):
                          for k, v in s.items()}
         return out
     ev = stage(run, "eval", evaluate)["result"]
-    sft_run = RunDir(run / "sft")
     curve = [{"step": e["step"], "train_minutes": round(e["train_seconds"] / 60, 2), "success_rate": round(e["success_rate"], 4),
               "by_distance": {d: round(v["success_rate"], 3) for d, v in e["by_distance"].items()}}
-             for e in sorted(sft_run.events("eval"), key=lambda e: e["step"]) if e["set"] == DEFAULT_EVAL_SET]
+             for e in sorted(read_events(run / "sft", "eval"), key=lambda e: e["step"]) if e["set"] == DEFAULT_EVAL_SET]
     u, h = ev["upstream480"], ev["heldout"]
     s_res, g_res = sft["result"], grpo["result"]
     figures = {

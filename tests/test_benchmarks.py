@@ -162,3 +162,20 @@ def test_plan_width_refuses_bad_options_in_one_line(monkeypatch):
                        (["--run-dir", "/nonexistent/run"], "is not a finished `wl quickstart` run")]:
         with pytest.raises(SystemExit, match="^error: .*" + re.escape(said)):
             plan_width.main(args)
+
+def test_prefilter_reads_a_run_without_touching_it(tmp_path, monkeypatch):
+    "Bad --filters and a directory with no self-play arm end in one line; a run's config loads, and nothing is written there."
+    monkeypatch.syspath_prepend(str(BENCH))
+    import json, prefilter
+    assert prefilter.parse_filters("4:0,8:8") == [(4, 0), (8, 8)]
+    for bad in ("4", "1:8", "4:-1", "a:b", ""):
+        with pytest.raises(SystemExit, match="give K:W pairs"): prefilter.parse_filters(bad)
+    with pytest.raises(SystemExit, match="holds no self-play arm"): prefilter.main(["--run-dir", str(tmp_path / "none")])
+    assert not (tmp_path / "none").exists()
+    sp = tmp_path / "run" / "selfplay"; sp.mkdir(parents=True)
+    (sp / "config.json").write_text(json.dumps({"solver_model": "s", "proposer_model": "p", "proposer_samples": 128,
+                                                "solver_kind": "stepwise", "_made_at": str(sp)}))
+    with pytest.raises(SystemExit, match="no measured self-play round yet"): prefilter.main(["--run-dir", str(tmp_path / "run")])
+    cfg = prefilter.load_config(sp)
+    assert (cfg.proposer_samples, cfg.solver_kind, cfg.proposer_filter_width) == (128, "stepwise", None)
+    assert sorted(p.name for p in sp.iterdir()) == ["config.json"]

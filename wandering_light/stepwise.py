@@ -227,6 +227,32 @@ def stepwise_attempts(policy: Policy, tasks: Sequence, attempts: int = 8, temper
     names = [[f.name for f in r.tools] if r.reached else None for r in rs]
     return [names[k * attempts:(k + 1) * attempts] for k in range(len(tasks))]
 
+# %% ../nbs/09d_stepwise.ipynb #064d1081
+@patch
+def solve_mass(self: Policy, problems: Sequence[tuple], max_steps: int = 6, width: int = 8) -> list[float]:
+    "Per `(input, target)`: P(one rollout sampled at temperature 1, avoiding repeats, reaches it), over the likeliest routes."
+    ex, targets = Executor(self.functions), [as_typed(o) for _, o in problems]
+    mass = [1.0 if as_typed(i) == t else 0.0 for (i, _), t in zip(problems, targets)]
+    open_ = {k: [(1.0, as_typed(i), {})] for k, (i, _) in enumerate(problems) if not mass[k]}   # (weight, values, applied)
+    for _ in range(max_steps):
+        nodes = [(k, node) for k, ns in open_.items() for node in ns]
+        if not nodes: break
+        grown = {}
+        for (k, (w, s, applied)), lp in zip(nodes, self.logprobs([s for _, (_, s, _) in nodes], [targets[k] for k, _ in nodes])):
+            done = applied.get(s, frozenset())
+            lp = {n: p for n, p in _usable(lp or {}, self.functions, s.item_type).items() if n not in done}
+            if not lp: continue
+            top = max(lp.values()); z = sum(math.exp(p - top) for p in lp.values())
+            for n in sorted(lp, key=lp.get, reverse=True)[:width]:       # a child below the node's top `width` never stays
+                q = w * math.exp(lp[n] - top) / z
+                try: out = ex.apply(self.functions[n], s)
+                except ExecutionError: continue
+                if out == targets[k]: mass[k] += q
+                else: grown.setdefault(k, []).append((q, out, applied | {s: done | {n}}))
+        open_ = {k: sorted(ns, key=lambda node: node[0], reverse=True)[:width] for k, ns in grown.items()}
+    return [min(1.0, m) for m in mass]
+
+
 # %% ../nbs/09d_stepwise.ipynb #d988d521
 def as_policy(model, tokenizer=None, functions=None, device: str | None = "cpu", batch_size: int = 64, views: int = 1) -> Policy:
     "A `Policy` from a policy, a loaded model (with its tokenizer), or a checkpoint path; `views`: see `StepPolicy`."

@@ -13,8 +13,8 @@ from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['MADE_AT', 'CONFIG_KEYS', 'UserError', 'cli_main', 'read_jsonl', 'atomic_path', 'write_jsonl', 'write_text_atomic',
-           'write_json_atomic', 'append_jsonl', 'save_figure', 'run_path', 'RunDir', 'check_config', 'parse_config',
-           'rerun_as_module']
+           'write_json_atomic', 'append_jsonl', 'save_figure', 'run_path', 'RunDir', 'read_events', 'check_config',
+           'parse_config', 'rerun_as_module']
 
 # %% ../nbs/00a_utils.ipynb #2c014a03
 class UserError(Exception):
@@ -193,17 +193,22 @@ class RunDir:
     def __repr__(self): return f"RunDir({str(self.path)!r}{', resumed' if self.resumed else ''})"
 
 # %% ../nbs/00a_utils.ipynb #1e743c20
+def read_events(path: str | Path, kind: str | None = None) -> list[dict]:
+    "A run directory's logged events (of one `kind`, if given), in order, read without opening the run: nothing is made or written."
+    f = Path(path) / "metrics.jsonl"
+    if not f.is_file(): return []
+    out = []
+    with open(f, encoding="utf-8", errors="replace") as fh:
+        for line in fh:
+            try: e = json.loads(line)
+            except (json.JSONDecodeError, RecursionError): continue        # a line cut short by a kill
+            if isinstance(e, dict) and (kind is None or e.get("kind") == kind): out.append(e)
+    return out
+
 @patch
 def events(self: RunDir, kind: str | None = None) -> list[dict]:
     "Logged events (of one `kind`, if given), in order; a line cut short by a kill is skipped."
-    if not self.metrics_path.exists(): return []
-    out = []
-    with open(self.metrics_path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            try: e = json.loads(line)
-            except (json.JSONDecodeError, RecursionError): continue
-            if isinstance(e, dict) and (kind is None or e.get("kind") == kind): out.append(e)
-    return out
+    return read_events(self.path, kind)
 
 @patch
 def logged(self: RunDir, key: str) -> bool:

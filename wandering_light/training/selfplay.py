@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Sequence
 
 # %% auto #0
-__all__ = ['AUTO_LENGTHS', 'harvest', 'SelfPlayConfig', 'parse_args', 'round_seed', 'route_p_solve', 'track_round', 'ask_mix',
-           'round_asks', 'round_tasks', 'trim_route', 'own_route_tasks', 'train_solver', 'play_round', 'base_tasks',
-           'run_selfplay', 'run_control', 'selfplay_report', 'plot_arms', 'main']
+__all__ = ['AUTO_LENGTHS', 'harvest', 'SelfPlayConfig', 'parse_args', 'round_seed', 'route_p_solve', 'proposer_figures',
+           'track_round', 'ask_mix', 'round_asks', 'round_tasks', 'trim_route', 'own_route_tasks', 'train_solver',
+           'play_round', 'base_tasks', 'run_selfplay', 'run_control', 'selfplay_report', 'plot_arms', 'main']
 
 # %% ../../nbs/15_selfplay.ipynb #c7e7a4ae
 import torch
@@ -105,6 +105,9 @@ class SelfPlayConfig:
                                     "pre-filter, each round: this many candidates per prompt, the one nearest P(solve) 0.5 "
                                     "kept (evaluate_proposer.pick_unsure), as `proposer_filtered` beside the raw figures "
                                     "(1: raw figures only)", min=1)
+    proposer_filter_width: int | None = _opt(None, "the pre-filter's P(solve): none (or 0), the greedy route's probability "
+                                             "where it reaches the target; W, one sampled rollout's chance of reaching it over "
+                                             "the W likeliest routes at each step (Policy.solve_mass)", min=0)
     run_dir: str = _opt("runs/selfplay", "run directory")
     resume: bool = _opt(False, "continue the run in --run-dir")
     seed: int = _opt(0, "random seed")
@@ -144,10 +147,11 @@ def _grpo(run_dir: Path, model: str, data: Path, steps: int, task: str, cfg: Sel
     return run_grpo(check_config(g), solver=solver)
 
 # %% ../../nbs/15_selfplay.ipynb #a9ccfe50
-def route_p_solve(solver, max_steps: int = 6):
-    "P(solve) of tasks for a step-wise `solver` (a policy, or a model and tokenizer): its greedy route's probability where that route reaches the target, else 0."
+def route_p_solve(solver, max_steps: int = 6, width: int = 0):
+    "P(solve) of tasks for a step-wise `solver` (a policy, or a model and tokenizer): its greedy route's probability where that route reaches the target, else 0; with `width`, `solve_mass`."
     policy = as_policy(*solver) if isinstance(solver, (tuple, list)) else as_policy(solver)
     def p_fn(tasks):
+        if width: return policy.solve_mass([(t.input, t.output) for t in tasks], max_steps, width)
         rs = policy.rollouts([(t.input, t.output) for t in tasks], max_steps, avoid_repeats=True)   # as the attempts roll out
         return [math.exp(r.logprob) if r.reached else 0.0 for r in rs]
     return p_fn
@@ -158,6 +162,15 @@ def _attempt_fn(cfg: SelfPlayConfig, solver):
     if cfg.solver_kind != "stepwise": return None
     return solver_attempt_fn(*solver, cfg.solver_attempts, cfg.seed, stepwise=True)
 
+def proposer_figures(cfg: SelfPlayConfig, path: Path, k: int, solver, proposer_path: str, base: list, candidates: int = 1,
+                     width: int = 0) -> dict:
+    "Round `k`'s proposer measured against `solver` (a model and tokenizer): raw, or with `candidates` pre-filtered by `route_p_solve`."
+    proposer = start_model(proposer_path, cfg.seed)[:2]
+    ask = dict(seed=cfg.seed, temperature=cfg.proposer_temperature, attempt_fn=_attempt_fn(cfg, solver),
+               constrained=cfg.constrained, lengths=parse_lengths(round_asks(cfg, path, max(k, 1))))
+    if candidates > 1: ask |= dict(candidates=candidates, p_fn=route_p_solve(solver, width=width))
+    return evaluate_proposer(*proposer, *solver, base, cfg.proposer_samples, cfg.solver_attempts, **ask).figures()
+
 def track_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, proposer_path: str, held: list, base: list) -> dict:
     "Round `k`'s figures (logged once): the solver's held-out success and calibration; the proposer's figures against it (raw and pre-filtered)."
     if run.logged(f"round-{k}"): return next(e for e in run.events("round") if e["round"] == k)
@@ -166,14 +179,11 @@ def track_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, prop
     e = {"round": k, "arm": cfg.arm, "solver": solver_path, "solver_success": ev["success_rate"],
          "solver_by_distance": ev["by_distance"], "calibration": ev.get("confidence"), "proposer": None}
     if cfg.arm == "selfplay":
-        proposer = start_model(proposer_path, cfg.seed)[:2]
         e["proposer_model"] = proposer_path
-        ask = dict(seed=cfg.seed, temperature=cfg.proposer_temperature, attempt_fn=_attempt_fn(cfg, solver),
-                   constrained=cfg.constrained, lengths=parse_lengths(round_asks(cfg, run.path, max(k, 1))))
-        e["proposer"] = evaluate_proposer(*proposer, *solver, base, cfg.proposer_samples, cfg.solver_attempts, **ask).figures()
+        e["proposer"] = proposer_figures(cfg, run.path, k, solver, proposer_path, base)
         if cfg.proposer_candidates > 1:                       # the same prompts, K candidates each, the unsure one kept
-            e["proposer_filtered"] = evaluate_proposer(*proposer, *solver, base, cfg.proposer_samples, cfg.solver_attempts,
-                                                       candidates=cfg.proposer_candidates, p_fn=route_p_solve(solver), **ask).figures()
+            e["proposer_filtered"] = proposer_figures(cfg, run.path, k, solver, proposer_path, base, cfg.proposer_candidates,
+                                                      cfg.proposer_filter_width or 0)
     run.log("round", key=f"round-{k}", **e)
     return e
 
