@@ -10,7 +10,7 @@ with the run's own settings (samples, solver attempts, temperature, grammar, see
 pre-filtered ones are copied from its round events beside them: a filter equal to the run's (same K, W = 0) must
 reproduce its logged figures, which checks the re-measurement. Each round and filter is a stage, so a stopped run resumes.
 Usage: python benchmarks/prefilter.py [--run-dir runs/bench-sp-filter] [--filters 4:0,4:8,8:8] [--rounds 0-10]
-                                      [--threads 2] [--name prefilter] [--save]
+                                      [--threads 2] [--name prefilter] [--save] [--quiet]
 """
 import argparse, json, sys, time
 from pathlib import Path
@@ -42,6 +42,8 @@ def main(argv):
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--name", default="prefilter")
     ap.add_argument("--save", action="store_true")
+    ap.add_argument("--quiet", action="store_true", help="no progress bar")
+    ap.add_argument("--verbose", action="store_true", help="also the libraries' own progress bars")
     a = ap.parse_args(argv)
     filters, run = parse_filters(a.filters), Path(a.run_dir)
     sp = run / "selfplay"
@@ -54,11 +56,13 @@ def main(argv):
     rounds = [k for k in sorted(events) if lo <= k <= hi]
     import torch
     torch.set_num_threads(a.threads)
-    from wandering_light.training.core import start_model
+    from tqdm.auto import tqdm
+    from wandering_light.training.core import quiet_progress, start_model
     from wandering_light.training.selfplay import base_tasks, proposer_figures
+    quiet_progress(a.verbose)                         # no bar per model loaded: one bar over the rounds and filters
     cfg = load_config(sp)
     base = base_tasks(cfg, sp)[0]
-    out = {}
+    out, bar = {}, tqdm(total=len(rounds) * len(filters), desc="rounds x filters", disable=a.quiet)
     for k in rounds:
         e, solver = events[k], None
         for cands, width in filters:
@@ -69,6 +73,8 @@ def main(argv):
                 f = proposer_figures(cfg, sp, k, solver, e["proposer_model"], base, cands, width)
                 return f | {"seconds": round(time.perf_counter() - t0, 1)}
             out.setdefault(k, {})[f"{cands}:{width}"] = stage(run, f"prefilter-round-{k}-{cands}:{width}", measure)["result"]
+            bar.update()
+    bar.close()
     pick = lambda f: {key: round(f[key], 3) for key in KEYS if f.get(key) is not None}
     by_round = [{"round": k, "raw": pick(events[k]["proposer"]),
                  **({"logged_prefilter": pick(events[k]["proposer_filtered"])} if events[k].get("proposer_filtered") else {}),
@@ -77,10 +83,13 @@ def main(argv):
     worst = {name: {key: min(r[name][key] for r in later) for key in ("parse_rate", "frac_non_zero_std", "distinct_rate")}
              for name in ["raw", *out[rounds[0]]]} if later else {}
     held = {name: sum(r[name]["frac_non_zero_std"] >= 0.6 for r in later) for name in ["raw", *out[rounds[0]]]}
+    own = f"{cfg.proposer_candidates}:{cfg.proposer_filter_width or 0}"          # the run's own filter, measured again
+    again = [r[own] == r["logged_prefilter"] | {"seconds": r[own]["seconds"]} for r in by_round if own in r and "logged_prefilter" in r]
     report(a.name, {"run": str(run), "config": {"proposer_samples": cfg.proposer_samples, "solver_attempts": cfg.solver_attempts,
                                                 "logged_candidates": cfg.proposer_candidates, "constrained": cfg.constrained},
                     "by_round": by_round, "worst_over_rounds_1_on": worst, "rounds_1_on_at_0.6_or_more": held,
-                    "rounds_1_on": len(later), "threads": a.threads}, argv)
+                    "rounds_1_on": len(later), "threads": a.threads}
+           | ({"run_filter_remeasured_as_logged": f"{sum(again)} of {len(again)} rounds"} if again else {}), argv, script="prefilter")
 
 if __name__ == "__main__":
     main(sys.argv[1:])
