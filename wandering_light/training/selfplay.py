@@ -338,6 +338,11 @@ def selfplay_report(run: RunDir, rounds: list[dict], control: list[dict] | None 
                      f"| {_f(pf.get('frac_non_zero_std'), '.2f')}{filt} | {_f(pf.get('distinct_rate'), '.2f')} "
                      f"| {_f(pf.get('avg_function_count'), '.2f')} | {_f(pf.get('solver_success_rate'), '.2f')} "
                      f"| {h.get('certified', '-')} | {h.get('proposal_distances', '-')} | {h.get('learnt', '-')} ({h.get('learnt_proposals', '-')}) |")
+    if any(e.get("proposer_filtered") for e in rounds):
+        w = run.config.get("proposer_filter_width")
+        lines += ["", f"In brackets: the proposer with the solver's P(solve) as a pre-filter ({run.config.get('proposer_candidates')} candidates per prompt, "
+                  "the one nearest 0.5 kept; P(solve): " + (f"`solve_mass` over {w} routes" if w else "the greedy route's probability")
+                  + "). It only measures: the solver trains on the raw proposals."]
     if control: lines += ["", f"![held-out success of both arms]({plot_arms(rounds, control, run.plots / 'arms.png').relative_to(run.path)})"]
     return "\n".join(lines) + "\n"
 
