@@ -39,6 +39,10 @@ def report(name: str, figures: dict, argv=None, notes: dict | None = None, scrip
         p.parent.mkdir(exist_ok=True); p.write_text(text + "\n")
     return out
 
+def worst_figures(ps: list[dict]) -> dict:
+    "The worst of the proposer figures the self-play targets name, over `ps` (one dict of figures per round), to 3 decimals."
+    return {k: round(min(p[k] for p in ps), 3) for k in ("parse_rate", "frac_non_zero_std", "distinct_rate")}
+
 def stage(run: Path, name: str, fn):
     "Run a stage once: its result is kept in RUN/stages.json, so a resumed benchmark skips finished stages."
     f = run / "stages.json"

@@ -15,7 +15,7 @@ Usage: python benchmarks/prefilter.py [--run-dir runs/bench-sp-filter] [--filter
 import argparse, json, sys, time
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import report, stage
+from _common import report, stage, worst_figures
 
 KEYS = ("parse_rate", "frac_non_zero_std", "distinct_rate", "avg_function_count", "solver_success_rate")
 
@@ -64,13 +64,13 @@ def main(argv):
     base = base_tasks(cfg, sp)[0]
     out, bar = {}, tqdm(total=len(rounds) * len(filters), desc="rounds x filters", disable=a.quiet)
     for k in rounds:
-        e, solver = events[k], None
+        e, models = events[k], None
         for cands, width in filters:
-            def measure():
-                nonlocal solver
-                solver = solver or start_model(e["solver"], cfg.seed)[:2]
+            def measure():                                # the round's two models loaded once, and only if a stage needs them
+                nonlocal models
+                models = models or [start_model(e[m], cfg.seed)[:2] for m in ("solver", "proposer_model")]
                 t0 = time.perf_counter()
-                f = proposer_figures(cfg, sp, k, solver, e["proposer_model"], base, cands, width)
+                f = proposer_figures(cfg, sp, k, *models, base, cands, width)
                 return f | {"seconds": round(time.perf_counter() - t0, 1)}
             out.setdefault(k, {})[f"{cands}:{width}"] = stage(run, f"prefilter-round-{k}-{cands}:{width}", measure)["result"]
             bar.update()
@@ -80,8 +80,7 @@ def main(argv):
                  **({"logged_prefilter": pick(events[k]["proposer_filtered"])} if events[k].get("proposer_filtered") else {}),
                  **{name: pick(f) | {"seconds": f["seconds"]} for name, f in out[k].items()}} for k in rounds]
     later = [r for r in by_round if r["round"] >= 1]
-    worst = {name: {key: min(r[name][key] for r in later) for key in ("parse_rate", "frac_non_zero_std", "distinct_rate")}
-             for name in ["raw", *out[rounds[0]]]} if later else {}
+    worst = {name: worst_figures([r[name] for r in later]) for name in ["raw", *out[rounds[0]]]} if later else {}
     held = {name: sum(r[name]["frac_non_zero_std"] >= 0.6 for r in later) for name in ["raw", *out[rounds[0]]]}
     own = f"{cfg.proposer_candidates}:{cfg.proposer_filter_width or 0}"          # the run's own filter, measured again
     again = [r[own] == r["logged_prefilter"] | {"seconds": r[own]["seconds"]} for r in by_round if own in r and "logged_prefilter" in r]

@@ -56,7 +56,7 @@ Usage: python benchmarks/selfplay.py [--save] [--rounds 10] [--solver-minutes 6]
 import argparse, json, shutil, statistics, sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import report, stage
+from _common import report, stage, worst_figures
 
 def sft_options(data: Path, threads: int) -> list[str]:
     "The SFT options every starting model of this benchmark shares."
@@ -216,7 +216,7 @@ def summarise(res: dict, upstream: dict, start: dict, sp: Path, ask_run: Path | 
     curve = lambda rs: [round(e["solver_success"], 4) for e in rs]
     pf, pre = [e["proposer"] for e in rounds if e["proposer"]], [e["proposer_filtered"] for e in rounds if e.get("proposer_filtered")]
     by_round = lambda ps: [{k: round(v, 3) for k, v in p.items() if k != "num_samples"} for p in ps]
-    worst = lambda ps: {k: round(min(p[k] for p in ps[1:]), 3) for k in ("parse_rate", "frac_non_zero_std", "distinct_rate")} if len(ps) > 1 else None
+    worst = lambda ps: worst_figures(ps[1:]) if len(ps) > 1 else None
     harv = sorted(read_events(sp, "harvest"), key=lambda e: e["round"])
     peak = lambda xs: max(range(len(xs)), key=xs.__getitem__)
     span = lambda d: round((lambda t: (max(t) - min(t)) / 60)([e["time"] for e in read_events(d, "round")]), 1)

@@ -231,9 +231,9 @@ def stepwise_attempts(policy: Policy, tasks: Sequence, attempts: int = 8, temper
 @patch
 def solve_mass(self: Policy, problems: Sequence[tuple], max_steps: int = 6, width: int = 8) -> list[float]:
     "Per `(input, target)`: P(one rollout sampled at temperature 1, avoiding repeats, reaches it), over the likeliest routes."
-    ex, targets = Executor(self.functions), [as_typed(o) for _, o in problems]
-    mass = [1.0 if as_typed(i) == t else 0.0 for (i, _), t in zip(problems, targets)]
-    open_ = {k: [(1.0, as_typed(i), {})] for k, (i, _) in enumerate(problems) if not mass[k]}   # (weight, values, applied)
+    ex, starts, targets = Executor(self.functions), [as_typed(i) for i, _ in problems], [as_typed(o) for _, o in problems]
+    mass = [1.0 if s == t else 0.0 for s, t in zip(starts, targets)]
+    open_ = {k: [(1.0, s, {})] for k, s in enumerate(starts) if not mass[k]}          # (weight, values, applied)
     for _ in range(max_steps):
         nodes = [(k, node) for k, ns in open_.items() for node in ns]
         if not nodes: break

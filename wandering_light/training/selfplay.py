@@ -162,10 +162,9 @@ def _attempt_fn(cfg: SelfPlayConfig, solver):
     if cfg.solver_kind != "stepwise": return None
     return solver_attempt_fn(*solver, cfg.solver_attempts, cfg.seed, stepwise=True)
 
-def proposer_figures(cfg: SelfPlayConfig, path: Path, k: int, solver, proposer_path: str, base: list, candidates: int = 1,
+def proposer_figures(cfg: SelfPlayConfig, path: Path, k: int, solver, proposer, base: list, candidates: int = 1,
                      width: int = 0) -> dict:
-    "Round `k`'s proposer measured against `solver` (a model and tokenizer): raw, or with `candidates` pre-filtered by `route_p_solve`."
-    proposer = start_model(proposer_path, cfg.seed)[:2]
+    "Round `k`'s `proposer` measured against `solver` (each a model and tokenizer): raw, or with `candidates` pre-filtered by `route_p_solve`."
     ask = dict(seed=cfg.seed, temperature=cfg.proposer_temperature, attempt_fn=_attempt_fn(cfg, solver),
                constrained=cfg.constrained, lengths=parse_lengths(round_asks(cfg, path, max(k, 1))))
     if candidates > 1: ask |= dict(candidates=candidates, p_fn=route_p_solve(solver, width=width))
@@ -179,10 +178,10 @@ def track_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, prop
     e = {"round": k, "arm": cfg.arm, "solver": solver_path, "solver_success": ev["success_rate"],
          "solver_by_distance": ev["by_distance"], "calibration": ev.get("confidence"), "proposer": None}
     if cfg.arm == "selfplay":
-        e["proposer_model"] = proposer_path
-        e["proposer"] = proposer_figures(cfg, run.path, k, solver, proposer_path, base)
+        e["proposer_model"], proposer = proposer_path, start_model(proposer_path, cfg.seed)[:2]
+        e["proposer"] = proposer_figures(cfg, run.path, k, solver, proposer, base)
         if cfg.proposer_candidates > 1:                       # the same prompts, K candidates each, the unsure one kept
-            e["proposer_filtered"] = proposer_figures(cfg, run.path, k, solver, proposer_path, base, cfg.proposer_candidates,
+            e["proposer_filtered"] = proposer_figures(cfg, run.path, k, solver, proposer, base, cfg.proposer_candidates,
                                                       cfg.proposer_filter_width or 0)
     run.log("round", key=f"round-{k}", **e)
     return e
