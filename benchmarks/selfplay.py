@@ -51,7 +51,7 @@ Usage: python benchmarks/selfplay.py [--save] [--rounds 10] [--solver-minutes 6]
                                      [--ask-lengths 1,2,3|auto] [--ask-minutes 3]
                                      [--solver-labels oracle|own|own-trim] [--start-from DIR] [--constrained] [--solver-attempts 4]
                                      [--seed 0] [--solver-from CHECKPOINT] [--name selfplay] [--proposer-samples 64]
-                                     [--proposer-candidates K] [--filter-width W]
+                                     [--proposer-candidates K] [--filter-width W] [--min-values N] [--share-power P]
 """
 import argparse, json, shutil, statistics, sys
 from pathlib import Path
@@ -125,6 +125,10 @@ def main(argv):
     ap.add_argument("--ask-lengths", default=None, help="each proposer prompt asks for a task of this many functions, in "
                     "turn (e.g. 1,2,3; auto: a mix set each round, see wl selfplay); the start proposer first learns such prompts for --ask-minutes")
     ap.add_argument("--ask-minutes", type=float, default=3.0, help="SFT of the start proposer on prompts that name their target's length")
+    ap.add_argument("--min-values", type=int, default=None, help="a proposal defines a task only if its input has this many "
+                    "distinct values (wl selfplay --proposal-min-values; default: any)")
+    ap.add_argument("--share-power", type=float, default=None, help="the proposer's learnability times (1 - its first-step "
+                    "share) to this power (wl selfplay --learnability-share-power; default: off)")
     ap.add_argument("--name", default="selfplay", help="results file: benchmarks/results/NAME.json (and NAME_arms.png)")
     a = ap.parse_args(argv)
     import torch
@@ -148,19 +152,23 @@ def main(argv):
          "--data", str(base / "data"), "--eval-tasks", str(a.eval_tasks), "--proposer-samples", str(a.proposer_samples),
          "--proposer-candidates", str(a.proposer_candidates),
          *(["--proposer-filter-width", str(a.filter_width)] if a.filter_width else []),
+         *(["--proposal-min-values", str(a.min_values)] if a.min_values else []),
+         *(["--learnability-share-power", str(a.share_power)] if a.share_power else []),
          "--learnability-depth-power", str(a.depth_power), "--novelty-window", str(a.novelty_window),
          "--novelty-by", a.novelty_by,
          "--proposer-temperature", str(a.proposer_temperature), "--solver-labels", a.solver_labels, "--run-dir", str(sp),
          *(["--constrained"] if a.constrained else []), *(["--ask-lengths", a.ask_lengths] if a.ask_lengths else []),
          "--threads", str(a.threads), "--seed", str(a.seed), "--quiet", *(["--resume"] if (sp / "config.json").exists() else [])])))
     final = stage(run, "upstream", lambda: upstream_eval(sp, a.rounds, solver0))["result"]
+    openness = stage(run, "first_step_share", lambda: first_step_shares(sp, base / "data", a.rounds))["result"]
     figures = summarise(res["result"], final, start, sp, run if a.ask_lengths else None, a.solver_from) | {"heldout_tasks": a.eval_tasks, "threads": a.threads,
+        "first_step_share": openness,
         "plot": f"benchmarks/results/{a.name}_arms.png (a copy of RUN/selfplay/plots/arms.png)",
         "recipe": {"rounds": a.rounds, "round_tasks": a.round_tasks, "solver_steps": a.solver_steps, "solver_batch": 64,
                    "solver_lr": a.solver_lr, "proposer_steps": a.proposer_steps, "proposer_batch": 32,
                    "proposer_lr": a.proposer_lr, "proposer_temperature": a.proposer_temperature, "solver_attempts": a.solver_attempts,
                    "proposer_samples": a.proposer_samples, "proposer_candidates": a.proposer_candidates,
-                   "filter_width": a.filter_width,
+                   "filter_width": a.filter_width, "min_values": a.min_values, "share_power": a.share_power,
                    "learnability_depth_power": a.depth_power, "novelty_window": a.novelty_window,
                    "novelty_by": a.novelty_by, "solver_labels": a.solver_labels,
                    "constrained": a.constrained, "start_from": a.start_from, "seed": a.seed,
@@ -190,6 +198,23 @@ def asked_hits(sp: Path) -> list[dict]:
         out.append({"round": k, "certified_by_asked": {n: len(v) for n, v in by.items()},
                     "at_asked_distance": {n: round(statistics.fmean(v), 3) for n, v in by.items() if v}})
     return out
+
+def mean_first_step_share(tasks: list) -> float | None:
+    """Mean over `tasks` of `reward.first_step_share`: the share of the tools taking a task's input that begin one of its
+    shortest routes, i.e. how many ways the task leaves open at its first step."""
+    from wandering_light.training.reward import first_step_share
+    shares = [s for s in map(first_step_share, tasks) if s is not None]
+    return round(statistics.fmean(shares), 3) if shares else None
+
+def first_step_shares(sp: Path, data: Path, rounds: int, n: int = 300) -> dict:
+    "`mean_first_step_share` of each round's harvested proposals, and of `n` random tasks of the data's train split (the control's kind)."
+    import random
+    from wandering_light.tasks import read_tasks
+    from wandering_light.training.selfplay import harvest
+    train = read_tasks(data / "train.jsonl.gz")
+    return {"data_train": mean_first_step_share(random.Random(0).sample(train, min(n, len(train)))),
+            "proposals_by_round": [mean_first_step_share(harvest(sp / f"round-{k}" / "proposer" / "results" / "completions.jsonl"))
+                                   for k in range(1, rounds + 1)]}
 
 def upstream_eval(sp: Path, rounds: int, solver0: Path) -> dict:
     "Both arms' last solvers (and their common start, `solver0`), greedy step-wise on the upstream 480-task set."

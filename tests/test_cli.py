@@ -111,7 +111,7 @@ CONFIGS = {        # command: (module, options dataclass, the required options)
     "sft": ("wandering_light.training.sft", "SFTRunConfig", []),
     "grpo": ("wandering_light.training.rl_grpo", "GRPORunConfig", ["--model-name", "x"]),
     "dpo": ("wandering_light.training.dpo", "DPORunConfig", ["--model-name", "x", "--pairs", "p.jsonl"]),
-    "selfplay": ("wandering_light.training.selfplay", "SelfPlayConfig", ["--solver-model", "a", "--proposer-model", "b"]),
+    "selfplay": ("wandering_light.training.selfplay_options", "SelfPlayConfig", ["--solver-model", "a", "--proposer-model", "b"]),
     "evaluate-proposer": ("wandering_light.evals.evaluate_proposer", "ProposerEvalConfig", ["--model", "m"]),
     "classify": ("wandering_light.self_knowledge", "ClassifyConfig", ["t.jsonl", "--policy", "p", "--load", "f.json"]),
     "agent": ("wandering_light.cli", "AgentArgs", ["--out", "d", "--generate", "2"]),

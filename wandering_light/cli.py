@@ -14,8 +14,8 @@ from .tasks import DEFAULT_EVAL_SET
 from .utils import UserError, cli_main, parse_config
 
 # %% auto #0
-__all__ = ['COMMANDS', 'RUN_DIRS', 'usage', 'main', 'entry', 'quickstart_main', 'DashboardConfig', 'dashboard_main', 'AgentArgs',
-           'agent_main']
+__all__ = ['COMMANDS', 'RUN_DIRS', 'usage', 'main', 'entry', 'quickstart_main', 'selfplay_main', 'DashboardConfig',
+           'dashboard_main', 'AgentArgs', 'agent_main']
 
 # %% ../nbs/40_cli.ipynb #771be2be
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -29,7 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "grpo": ("wandering_light.training.rl_grpo:main", "reinforcement learning with GRPO (TRL GRPOTrainer)"),
     "dpo": ("wandering_light.training.dpo:main", "preference tuning (TRL DPOTrainer) on the agent's preference pairs"),
     "merge-lora": ("wandering_light.training.lora:merge_main", "merge a LoRA adapter into a standalone checkpoint"),
-    "selfplay": ("wandering_light.training.selfplay:main", "alternate proposer and solver GRPO rounds"),
+    "selfplay": ("wandering_light.cli:selfplay_main", "alternate proposer and solver rounds, against a control arm"),
     "classify": ("wandering_light.self_knowledge:classify_main", "P(solve) and can / cannot / unsure for tasks, before a step-wise policy tries them"),
     "evaluate-proposer": ("wandering_light.evals.evaluate_proposer:main", "measure a proposer against a solver"),
     "agent": ("wandering_light.cli:agent_main", "run the agent loop on tasks and write traces"),
@@ -100,6 +100,14 @@ def quickstart_main(argv: list[str] | None = None) -> int:
         print(f"  {k:32} {v:+.1f}" if k.endswith("points") else f"  {k:32} {v:.1%}")
     print(f"report: {Path(run_dir) / 'report.md'}")
     return 0
+
+# %% ../nbs/40_cli.ipynb #b1218f97
+def selfplay_main(argv: list[str] | None = None) -> int:
+    "`wl selfplay`: read the options (no trainer imported yet), then run them (`training.selfplay.main`)."
+    from wandering_light.training.selfplay_options import parse_args
+    cfg = parse_args(argv)
+    from wandering_light.training.selfplay import main as run_main
+    return run_main(cfg)
 
 # %% ../nbs/40_cli.ipynb #4f2621f7
 @dataclass

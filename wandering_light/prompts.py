@@ -27,9 +27,9 @@ __all__ = ['MAX_MESSAGE_CHARS', 'MAX_VALUE_CHARS', 'VALUE_LIMITS', 'PARSE_ERRORS
            'ParsedPipeline', 'parse_completion', 'function_signatures', 'induction_prompt', 'induction_completion',
            'induction_example', 'step_row', 'step_table', 'step_prompt', 'step_completion', 'check_step_format',
            'ParsedStep', 'parse_step', 'world_prompt', 'world_completion', 'world_example', 'proposer_prompt',
-           'asked_length', 'proposer_completion', 'proposer_example', 'ParsedProposal', 'parse_proposal',
-           'ProposalGrammar', 'prompt_grammars', 'chat_messages', 'synthesis_prompt', 'question_suffix', 'answer_text',
-           'parse_answer', 'agent_window', 'block_type_prompt', 'parse_block_type']
+           'asked_length', 'proposer_completion', 'proposer_example', 'parse_lengths', 'ParsedProposal',
+           'parse_proposal', 'ProposalGrammar', 'prompt_grammars', 'chat_messages', 'synthesis_prompt',
+           'question_suffix', 'answer_text', 'parse_answer', 'agent_window', 'block_type_prompt', 'parse_block_type']
 
 # %% ../nbs/07_prompts.ipynb #1f3ad97b
 def _order_key(x) -> str:
@@ -409,6 +409,15 @@ def proposer_example(examples: Sequence[Trajectory], new: Trajectory, style: str
     return {"prompt": proposer_prompt(examples, style, functions, length),
             "completion": proposer_completion(new.input, new.function_defs)}
 
+# %% ../nbs/07_prompts.ipynb #b98302d2
+def parse_lengths(text: str | None, max_length: int = 4) -> tuple[int, ...]:
+    "The lengths of an `--ask-lengths` option ('1,2,3'): whole numbers from 1 to `max_length`; () for none."
+    if not text: return ()
+    try: out = tuple(int(x) for x in str(text).split(","))
+    except ValueError: raise UserError(f"--ask-lengths takes whole numbers separated by commas, like 1,2,3: not {text!r}") from None
+    if not all(1 <= n <= max_length for n in out): raise UserError(f"--ask-lengths: each from 1 to {max_length}, not {text!r}")
+    return out
+
 # %% ../nbs/07_prompts.ipynb #9af95873
 @dataclass(frozen=True)
 class ParsedProposal:
@@ -495,16 +504,20 @@ ITEM_CHARS = 30          # the longest item these patterns allow: bytearray(b'\x
 # %% ../nbs/07_prompts.ipynb #132394ce
 class ProposalGrammar:
     "Proposals `' [values of one type]\nFunctions: f, g'` whose pipeline (`min_length` to `max_length` tools) type-checks on the input."
-    def __init__(self, functions: FunctionDefSet | None = None, max_items: int = 16, max_length: int = 4, min_length: int = 1):
+    def __init__(self, functions: FunctionDefSet | None = None, max_items: int = 16, max_length: int = 4, min_length: int = 1,
+                 min_items: int = 1):
         if not 1 <= min_length <= max_length: raise ValueError(f"need 1 <= min_length <= max_length, not {min_length} and {max_length}")
-        self.min_length = min_length
+        if not 1 <= min_items <= max_items: raise ValueError(f"need 1 <= min_items <= max_items, not {min_items} and {max_items}")
+        self.min_length, self.min_items = min_length, min_items
         fs = functions if functions is not None else default_functions()
-        lists = "|".join(rf"\[{_seq(p, 0, max_items - 1)}\]" for p in ITEM_PATTERNS.values())
+        lists = "|".join(rf"\[{_seq(p, min_items - 1, max_items - 1)}\]" for p in ITEM_PATTERNS.values())
         self.head = regex.compile(rf" (?:{lists})\nFunctions: ")
         self.by_name, self.takes, self.max_length, self._types = {f.name: f for f in fs}, {}, max_length, {}
         self.reserve = ITEM_CHARS + 2 * max_length + 5      # tokens for an item begun now, ']\nFunctions: ' and the tools
         for f in fs: self.takes.setdefault(f.in_cls, []).append(f.name)
-    def __repr__(self): return f"ProposalGrammar({len(self.by_name)} tools, {self.min_length} to {self.max_length} of them)"
+    def __repr__(self):
+        items = f", at least {self.min_items} values" if self.min_items > 1 else ""
+        return f"ProposalGrammar({len(self.by_name)} tools, {self.min_length} to {self.max_length} of them{items})"
 
 # %% ../nbs/07_prompts.ipynb #7cd863fd
 @patch
@@ -546,33 +559,38 @@ def complete(self: ProposalGrammar, text: str) -> bool:
     t, rest = self._split(text)
     return t is not None and rest is not None and self._chain(t, rest, True)
 
-def _depth(text: str) -> int:
-    "How many brackets are open at the end of `text` (brackets inside quotes not counted)."
-    d, quote, esc = 0, None, False
+def _open(text: str) -> tuple[int, int]:
+    "How many brackets are open at the end of `text`, and how many commas sit one bracket deep (quoted ones not counted)."
+    d, commas, quote, esc = 0, 0, None, False
     for c in text:
         if quote: esc, quote = (not esc and c == "\\"), (None if c == quote and not esc else quote)
         elif c in "'\"": quote = c
-        else: d += (c in "[({") - (c in "])}")
-    return d
+        else: d, commas = d + (c in "[({") - (c in "])}"), commas + (c == "," and d == 1)
+    return d, commas
+
+def _depth(text: str) -> int: "How many brackets are open at the end of `text` (brackets inside quotes not counted)."; return _open(text)[0]
 
 @patch
 def allows(self: ProposalGrammar, text: str, piece: str, left: int) -> bool:
-    "May `piece` follow `text` with `left` tokens to go, this one included? A new item or tool only with room to finish."
+    "May `piece` follow `text` with `left` tokens to go, this one included? A new item (past `min_items`) or tool only with room to finish."
     if piece.startswith(","):
         if "\nFunctions: " in text:
             if left <= 2: return False
-        elif left <= self.reserve and _depth(text) == 1: return False
+        elif left <= self.reserve and (o := _open(text))[0] == 1 and o[1] + 1 >= self.min_items: return False
     return self.viable(text + piece)
 
 # %% ../nbs/07_prompts.ipynb #74713295
 @functools.lru_cache(maxsize=16)
-def _length_grammar(lo: int, hi: int) -> ProposalGrammar: return ProposalGrammar(min_length=lo, max_length=hi)
+def _length_grammar(lo: int, hi: int, min_items: int = 1) -> ProposalGrammar:
+    return ProposalGrammar(min_length=lo, max_length=hi, min_items=min_items)
 
-def prompt_grammars(prompts: Sequence[str], functions: FunctionDefSet | None = None, max_length: int = 4) -> list[ProposalGrammar]:
-    "One grammar per proposer prompt: exactly the length it asks for (`asked_length`), else 1 to `max_length` tools."
+def prompt_grammars(prompts: Sequence[str], functions: FunctionDefSet | None = None, max_length: int = 4,
+                    min_items: int = 1) -> list[ProposalGrammar]:
+    "One grammar per proposer prompt: exactly the length it asks for (`asked_length`), else 1 to `max_length` tools; inputs of `min_items` values or more."
     def one(n):
         lo, hi = (n, n) if n else (1, max_length)
-        return _length_grammar(lo, hi) if functions is None else ProposalGrammar(functions, min_length=lo, max_length=hi)
+        return (_length_grammar(lo, hi, min_items) if functions is None
+                else ProposalGrammar(functions, min_length=lo, max_length=hi, min_items=min_items))
     return [one(asked_length(p)) for p in prompts]
 
 # %% ../nbs/07_prompts.ipynb #fd177b69

@@ -248,6 +248,16 @@ def _strip_field(f):
     g.metadata = types.MappingProxyType({k: v for k, v in f.metadata.items() if k not in CONFIG_KEYS})
     return g
 
+# %% ../nbs/00a_utils.ipynb #831c3f46
+def _opt(default, help: str, **meta):
+    "A dataclass field with a help text (and `min`/`max`/`aliases` metadata)."
+    kw = {"default_factory": default} if callable(default) else {"default": default}
+    return dataclasses.field(**kw, metadata={"help": help, **meta})
+
+def _flags(*names: str) -> list[str]:
+    "Flag aliases, each with `-` and `_` spellings."
+    return sorted({f"--{n}" for n in names} | {f"--{n.replace('_', '-')}" for n in names})
+
 # %% ../nbs/00a_utils.ipynb #b61ae909
 def _plain_flag(p, dest: str):
     "Make the option `dest` of parser `p` a plain flag: HfArgumentParser's `--quiet [BOOL]` would eat the next word."

@@ -18,7 +18,7 @@ __all__ = ['sample_attempts', 'ProposalSample', 'ProposerEval', 'score_proposals
            'evaluate_proposer', 'ProposerEvalConfig', 'main']
 
 # %% ../../nbs/10b_evaluate_proposer.ipynb #c0ecaa3c
-from ..typed_list import TypedList
+from ..typed_list import TypedList, value_key
 from ..function_def import FunctionDefSet
 from ..executor import Executor
 from .. import prompts as P
@@ -90,12 +90,14 @@ class ProposerEval:
 
 # %% ../../nbs/10b_evaluate_proposer.ipynb #8f33a47a
 def _check(prompt: str, completion: str, fs: FunctionDefSet, ex: Executor,
-           max_length: int) -> tuple[ProposalSample, InductionTask | None]:
-    "Parse and run one proposal: its sample, and the task it defines (`None` if it defines none)."
+           max_length: int, min_values: int = 1) -> tuple[ProposalSample, InductionTask | None]:
+    "Parse and run one proposal: its sample, and the task it defines (`None` if it defines none, or its input has fewer than `min_values` distinct values)."
     r = P.parse_proposal(completion, fs, max_length=max_length)
     s = ProposalSample(prompt, completion, r.ok, r.error, P.render_typed_list(r.input) if r.input is not None else None,
                        r.pipeline.names if r.ok else None)
     if not r.ok: return s, None
+    if len({value_key(x) for x in r.input}) < min_values:
+        s.error = "few_values"; return s, None
     run = ex.run(r.pipeline, r.input)
     if not run.success:
         s.error = "execution"; return s, None
@@ -123,11 +125,11 @@ def _figures(samples: list[ProposalSample]) -> ProposerEval:
 
 # %% ../../nbs/10b_evaluate_proposer.ipynb #7e4fa187
 def score_proposals(prompts: Sequence[str], completions: Sequence[str], attempt_fn=None,
-                    functions: FunctionDefSet | None = None, max_length: int = 8) -> ProposerEval:
+                    functions: FunctionDefSet | None = None, max_length: int = 8, min_values: int = 1) -> ProposerEval:
     "Parse and run each proposal; `attempt_fn(tasks) -> [[pipeline or None, ...], ...]` supplies the solver's attempts."
     fs = functions if functions is not None else default_functions()
     ex = Executor(fs)
-    checked = [_check(p, c, fs, ex, max_length) for p, c in zip(prompts, completions)]
+    checked = [_check(p, c, fs, ex, max_length, min_values) for p, c in zip(prompts, completions)]
     runnable = [(s, t) for s, t in checked if t is not None]
     if attempt_fn is not None and runnable:
         for (s, _), a in zip(runnable, attempt_fn([t for _, t in runnable])):
@@ -148,13 +150,14 @@ def proposer_prompts(pool: Sequence[InductionTask], n: int, n_examples: int = 3,
                               length=lengths[i % len(lengths)] if lengths else None) for i in range(n)]
 
 # %% ../../nbs/10b_evaluate_proposer.ipynb #e0768cba
-def pick_unsure(groups: Sequence[Sequence[str]], p_fn, functions: FunctionDefSet | None = None, max_length: int = 8) -> list[int]:
+def pick_unsure(groups: Sequence[Sequence[str]], p_fn, functions: FunctionDefSet | None = None, max_length: int = 8,
+                min_values: int = 1) -> list[int]:
     """For each group of candidate proposals, the index of the one to keep: of those that define a task, the one whose
     P(solve) by `p_fn(tasks) -> [p, ...]` is nearest 0.5 (the first on ties); the first where none defines one."""
     fs = functions if functions is not None else default_functions()
     ex = Executor(fs)
     found = [(g, k, t) for g, group in enumerate(groups) for k, c in enumerate(group)
-             if (t := _check("", c, fs, ex, max_length)[1]) is not None]
+             if (t := _check("", c, fs, ex, max_length, min_values)[1]) is not None]
     best = {}
     for (g, k, _), p in zip(found, p_fn([t for *_, t in found]) if found else []):
         if g not in best or abs(p - 0.5) < best[g][0]: best[g] = (abs(p - 0.5), k)
@@ -166,24 +169,25 @@ def evaluate_proposer(model, tokenizer, solver=None, solver_tokenizer=None, pool
                       temperature: float = 1.0, solver_temperature: float = 1.0, max_new_tokens: int = 96,
                       batch_size: int = 32, functions: FunctionDefSet | None = None, progress: bool = False,
                       attempt_fn=None, constrained: bool = False, lengths: Sequence[int] = (), candidates: int = 1,
-                      p_fn=None) -> ProposerEval:
+                      p_fn=None, min_values: int = 1) -> ProposerEval:
     """Sample `num_samples` proposals from `model` (under the proposal grammar if `constrained`) and score them against
     the `solver` model, or `attempt_fn` (see above). With `p_fn` (a P(solve) of tasks) each proposal is the one of
-    `candidates` samples of its prompt that `pick_unsure` keeps."""
+    `candidates` samples of its prompt that `pick_unsure` keeps. With `min_values`, a proposal defines a task only if its
+    input has that many distinct values (sampled so under the grammar)."""
     from wandering_light.models import generate
     pool = list(pool) if pool is not None else read_tasks(DEFAULT_EVAL_SET)
     prompts = proposer_prompts(pool, num_samples, n_examples, seed, lengths)
     n = candidates if p_fn is not None and temperature > 0 else 1
     gens = generate(model, tokenizer, prompts, max_new_tokens=max_new_tokens, temperature=temperature,
                     num_return_sequences=n, logprobs=False, batch_size=max(1, batch_size // n), seed=seed,
-                    grammar=P.prompt_grammars(prompts, functions) if constrained else None)
+                    grammar=P.prompt_grammars(prompts, functions, min_items=min_values) if constrained else None)
     if attempt_fn is None and solver is not None:
         def attempt_fn(tasks):
             return sample_attempts(solver, solver_tokenizer, tasks, solver_attempts, solver_temperature,
                                    batch_size=batch_size * 2, seed=seed, functions=functions)
     texts = [[g.text for g in gs] for gs in gens]
-    keep = pick_unsure(texts, p_fn, functions) if n > 1 else [0] * len(texts)
-    return score_proposals(prompts, [ts[k] for ts, k in zip(texts, keep)], attempt_fn, functions)
+    keep = pick_unsure(texts, p_fn, functions, min_values=min_values) if n > 1 else [0] * len(texts)
+    return score_proposals(prompts, [ts[k] for ts, k in zip(texts, keep)], attempt_fn, functions, min_values=min_values)
 
 # %% ../../nbs/10b_evaluate_proposer.ipynb #b2482c3c
 @dataclass

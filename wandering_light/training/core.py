@@ -255,14 +255,7 @@ class ClockSchedule(TrainerCallback):
             if b is not None: b.total = max(state.global_step, min(state.max_steps, round(state.global_step * self.limit / t)))
 
 # %% ../../nbs/11a_training_core.ipynb #2b91cf34
-def _opt(default, help: str, **meta):
-    "A dataclass field with a help text (and `min`/`max`/`aliases` metadata)."
-    kw = {"default_factory": default} if callable(default) else {"default": default}
-    return field(**kw, metadata={"help": help, **meta})
-
-def _flags(*names: str) -> list[str]:
-    "Flag aliases, each with `-` and `_` spellings."
-    return sorted({f"--{n}" for n in names} | {f"--{n.replace('_', '-')}" for n in names})
+from ..utils import _opt, _flags      # field helpers, with the parser: options need no trainer
 
 # %% ../../nbs/11a_training_core.ipynb #368468f9
 @dataclass

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field, asdict
 from pathlib import Path
 from typing import Any, Callable, Sequence
 from fastcore.basics import patch
-from ..typed_list import TypedList
+from ..typed_list import TypedList, value_key
+from ..solver import SearchSpace, bfs
+from ..routes import RouteGraph
 from ..function_def import FunctionDefSet
 from ..executor import Executor, ExecutionError
 from ..prompts import (ParsedPipeline, ParsedProposal, parse_completion, parse_proposal, render_typed_list,
@@ -22,9 +24,9 @@ from ..tasks import InductionTask, SearchLimits, default_functions, task_from_pr
 # %% auto #0
 __all__ = ['FORMAT_PENALTIES', 'INDUCTION_WEIGHTS', 'PROPOSAL_WEIGHTS', 'STEP_WEIGHTS', 'correctness_reward', 'brevity_reward',
            'format_penalty', 'InductionScore', 'weighted_total', 'is_canonical', 'score_induction', 'solve_rate',
-           'learnability_reward', 'depth_weight', 'proposal_validity', 'novelty_reward', 'ProposalScore',
-           'check_proposal', 'finish_proposal', 'score_proposal', 'group_stats', 'zero_spread_share', 'CompletionLog',
-           'InductionRewards', 'ProposalRewards', 'tool_repeats', 'StepScore', 'StepRewards']
+           'learnability_reward', 'depth_weight', 'first_step_share', 'proposal_validity', 'novelty_reward',
+           'ProposalScore', 'check_proposal', 'finish_proposal', 'score_proposal', 'group_stats', 'zero_spread_share',
+           'CompletionLog', 'InductionRewards', 'ProposalRewards', 'tool_repeats', 'StepScore', 'StepRewards']
 
 # %% ../../nbs/11_rewards.ipynb #3cd6de2a
 def correctness_reward(output: TypedList | None, target: TypedList) -> float:
@@ -115,12 +117,23 @@ def depth_weight(distance: int | None, max_length: int = 4, power: float = 0.0) 
     if not distance or distance <= 0: return 0.0
     return min(1.0, distance / max_length) ** power
 
+def first_step_share(task: InductionTask, functions: FunctionDefSet | None = None) -> float | None:
+    "The share of the tools taking the task's input that are optimal first steps (begin one of its shortest routes); None if uncertified."
+    fs = functions if functions is not None else default_functions()
+    if not task.certified or not task.distance: return None
+    e = bfs(task.input, task.distance, SearchSpace(fs), goal=task.output)
+    if e.goal_state is None: return None
+    return len(RouteGraph(e).optimal(e.goal_state)[0]) / sum(f.in_cls is task.input.item_type for f in fs)
+
 # %% ../../nbs/11_rewards.ipynb #03f81cf7
-def proposal_validity(parsed: ParsedProposal, run_ok: bool | None = None, changed: bool | None = None) -> tuple[float, str]:
-    "(component, kind): 1.0 'ok'; 0.0 'no_op'; -0.5 'type_error' or 'execution'; -1.0 unparsable (the parse error kind)."
+def proposal_validity(parsed: ParsedProposal, run_ok: bool | None = None, changed: bool | None = None,
+                      distinct: int | None = None, min_values: int = 1) -> tuple[float, str]:
+    """(component, kind): 1.0 'ok'; 0.0 'no_op', or 'few_values' (fewer than `min_values` `distinct` input values);
+    -0.5 'type_error' or 'execution'; -1.0 unparsable (the parse error kind)."""
     if not parsed.ok: return FORMAT_PENALTIES[parsed.error], parsed.error
     if not run_ok: return -0.5, "execution"
     if not changed: return 0.0, "no_op"
+    if distinct is not None and distinct < min_values: return 0.0, "few_values"
     return 1.0, "ok"
 
 # %% ../../nbs/11_rewards.ipynb #5e7cb4e6
@@ -146,7 +159,7 @@ class ProposalScore:
     input: str | None                 # the proposed input, rendered
     pipeline: str | None              # the proposed pipeline
     output: str | None                # its executed output, rendered
-    kind: str                         # validity kind: ok, no_op, execution, type_error, or a parse error kind
+    kind: str                         # validity kind: ok, no_op, few_values, execution, type_error, or a parse error kind
     message: str
     task: InductionTask | None = field(default=None, repr=False)   # the task it defines (certified if search could)
     certified_length: int | None = None
@@ -154,6 +167,7 @@ class ProposalScore:
     attempts: int = 0
     components: dict = field(default_factory=dict)
     asked_length: int | None = None   # the number of functions its prompt asked for (None: not asked)
+    first_step_share: float | None = None   # the share of its input's tools that begin a shortest route (if measured)
     reward: float = 0.0
 
     @property
@@ -169,8 +183,8 @@ class ProposalScore:
 # %% ../../nbs/11_rewards.ipynb #0f29f237
 def check_proposal(completion: str, examples: Sequence[InductionTask] = (), functions: FunctionDefSet | None = None,
                    executor: Executor | None = None, max_length: int = 4, certify: bool = True,
-                   limits: SearchLimits | None = None) -> ProposalScore:
-    "Parse, run, certify and check novelty of one proposal; the learnability part is filled in by `finish_proposal`."
+                   limits: SearchLimits | None = None, min_values: int = 1) -> ProposalScore:
+    "Parse, run, certify and check novelty of one proposal (its input of `min_values` distinct values or more); the learnability part is filled in by `finish_proposal`."
     fs = functions if functions is not None else default_functions()
     parsed = parse_proposal(completion, fs, max_length=max_length)
     ptext = str(parsed.pipeline) if parsed.ok else None
@@ -180,11 +194,12 @@ def check_proposal(completion: str, examples: Sequence[InductionTask] = (), func
         return ProposalScore(completion, itext, ptext, None, kind, parsed.message, components={"validity": v})
     executor = executor or Executor(fs)
     run = executor.run(parsed.pipeline, parsed.input)
-    changed = run.success and run.output != parsed.input
-    v, kind = proposal_validity(parsed, run.success, changed)
+    changed, distinct = run.success and run.output != parsed.input, len({value_key(x) for x in parsed.input})
+    v, kind = proposal_validity(parsed, run.success, changed, distinct, min_values)
+    why = {"no_op": "the pipeline leaves the input unchanged",
+           "few_values": f"the input has {distinct} distinct value(s); at least {min_values} needed"}.get(kind, "")
     s = ProposalScore(completion, itext, ptext, render_typed_list(run.output) if run.success else None, kind,
-                      run.error or ("the pipeline leaves the input unchanged" if kind == "no_op" else ""),
-                      components={"validity": v})
+                      run.error or why, components={"validity": v})
     if kind == "ok":
         try: s.task = task_from_proposal(parsed.input, parsed.pipeline.names, fs, certify, limits or SearchLimits(50_000, 5.0), executor)
         except ProposalError as e: s.kind, s.message, s.components["validity"] = e.kind, str(e), -0.5
@@ -195,16 +210,20 @@ def check_proposal(completion: str, examples: Sequence[InductionTask] = (), func
 
 # %% ../../nbs/11_rewards.ipynb #76cc683d
 def finish_proposal(s: ProposalScore, successes: Sequence[bool] | None, weights: dict | None = None,
-                    depth_power: float = 0.0, max_length: int = 4, repeats: int = 0, asked: int | None = None) -> ProposalScore:
+                    depth_power: float = 0.0, max_length: int = 4, repeats: int = 0, asked: int | None = None,
+                    share: float | None = None, share_power: float = 0.0) -> ProposalScore:
     """Fill in the solve rate and learnability from the solver's attempts (None: not attempted), and the total; a
-    proposal whose prompt `asked` for a length earns learnability only at that certified distance."""
+    proposal whose prompt `asked` for a length earns learnability only at that certified distance; with `share_power`,
+    learnability times `(1 - share) ** share_power`, `share` its `first_step_share`."""
     if s.valid and repeats: s.components["novelty"] = s.components.get("novelty", 0.0) / (1 + repeats)
     s.asked_length = asked or None
     if s.valid and successes is not None:
         s.solve_rate, s.attempts = solve_rate(successes), len(successes)
         on_length = not asked or s.certified_length == asked
         s.components["learnability"] = (learnability_reward(s.solve_rate) * s.components.get("novelty", 0.0)
-                                        * depth_weight(s.certified_length, max_length, depth_power) * on_length)
+                                        * depth_weight(s.certified_length, max_length, depth_power) * on_length
+                                        * (1.0 - (share or 0.0)) ** share_power)
+        s.first_step_share = share
     s.components = {k: s.components.get(k, 0.0) for k in ("validity", "novelty", "learnability")}
     s.reward = weighted_total(s.components, weights or PROPOSAL_WEIGHTS)
     return s
@@ -420,9 +439,10 @@ class ProposalRewards(_RewardSet):
     def __init__(self, attempt_fn: Callable[[list[InductionTask]], list[list[bool]]] | None,
                  functions: FunctionDefSet | None = None, log: CompletionLog | str | Path | None = None,
                  weights: dict | None = None, max_length: int = 4, depth_power: float = 0.0, novelty_window: int = 0,
-                 novelty_by: str = "pipeline"):
+                 novelty_by: str = "pipeline", min_values: int = 1, share_power: float = 0.0):
         super().__init__(log)
         self.attempt_fn, self.max_length, self.depth_power, self.window = attempt_fn, max_length, depth_power, novelty_window
+        self.min_values, self.share_power = min_values, share_power    # distinct input values needed; the first-step share's power
         if novelty_by not in ("pipeline", "tool"): raise ValueError(f"novelty_by is 'pipeline' or 'tool', not {novelty_by!r}")
         self.novelty_by = novelty_by
         self.fs = functions if functions is not None else default_functions()
@@ -453,13 +473,15 @@ def score(self: ProposalRewards, prompts, completions, columns) -> list[Proposal
     exs = columns.get("examples") or [None] * len(completions)
     cache: dict = {}
     checked = [check_proposal(c, cache.setdefault(id(e), _examples(e)) if isinstance(e, str) else _examples(e),
-                              self.fs, self.executor, self.max_length) for c, e in zip(completions, exs)]
+                              self.fs, self.executor, self.max_length, min_values=self.min_values) for c, e in zip(completions, exs)]
     valid = [s for s in checked if s.valid]
     attempts = self.attempt_fn([s.task for s in valid]) if (valid and self.attempt_fn is not None) else []
     it, reps = iter(attempts), iter(self._repeats([s.task for s in valid]))
     asked = columns.get("asked_length") or [None] * len(completions)      # a prompt's asked length (0: none)
+    share = lambda s: first_step_share(s.task, self.fs) if (s.valid and self.share_power) else None
     return [finish_proposal(s, next(it) if s.valid and self.attempt_fn is not None else None, self.weights,
-                            self.depth_power, self.max_length, next(reps) if s.valid else 0, a) for s, a in zip(checked, asked)]
+                            self.depth_power, self.max_length, next(reps) if s.valid else 0, a, share(s), self.share_power)
+            for s, a in zip(checked, asked)]
 
 @patch
 def _repeats(self: ProposalRewards, tasks: list[InductionTask]) -> list[float]:
@@ -481,7 +503,8 @@ def extra(self: ProposalRewards, i, s: ProposalScore, columns) -> dict:
     "The proposal fields of a log record (see the table above)."
     return {"completion": s.completion, "input": s.input, "pipeline": s.pipeline, "output": s.output,
             "error": None if s.valid else s.kind, "message": s.message, "solve_rate": s.solve_rate,
-            "attempts": s.attempts, "certified_length": s.certified_length, "asked_length": s.asked_length}
+            "attempts": s.attempts, "certified_length": s.certified_length, "asked_length": s.asked_length,
+            "first_step_share": s.first_step_share}
 
 @patch
 def summary(self: ProposalRewards, scores) -> dict:

@@ -30,7 +30,7 @@ from ..steps import step_states
 from ..stepwise import StepPolicy, stepwise_attempts
 from .core import (TrainOptions, TrainRun, _flags, _opt, curve_table, start_model, wait_for,
                                            with_recipe)
-from .sft import (eval_callback, induction_dataset, parse_lengths, prepare_data, proposer_dataset, _sample)
+from .sft import (eval_callback, induction_dataset, prepare_data, proposer_dataset, _sample)
 
 # %% ../../nbs/13_grpo.ipynb #a9a38e8a
 @dataclass
@@ -59,6 +59,12 @@ class GRPORunConfig(TrainOptions, GRPOConfig):
                                "pipeline) earns 1/(1 + repeats) of its novelty (0: off)", min=0)
     novelty_by: str = _opt("pipeline", "proposer task: what --novelty-window counts as a repeat, the same input type and "
                            "pipeline, or each tool of the pipeline (the mean repeats of its tools)", choices=["pipeline", "tool"])
+    proposal_min_values: int | None = _opt(None, "proposer task: a proposal defines a task only if its input has this many "
+                                           "distinct values (sampled with at least that many under --constrained); none: 1",
+                                           min=1)
+    learnability_share_power: float | None = _opt(None, "proposer task: learnability times (1 - the share of the input's "
+                                                  "tools that begin a shortest route) to this power, so a task open to "
+                                                  "many first tools earns less (none: 0, off)", min=0)
     ask_lengths: str | None = _opt(None, "proposer task: each prompt asks for a task of this many functions, in turn from a "
                                    "comma-separated list (e.g. 1,2,3; a proposer taught by wl sft --ask-length), sampled "
                                    "with exactly that many under --constrained; only a proposal of that certified distance "
@@ -91,7 +97,7 @@ def validate(self: GRPORunConfig):
     if self.constrained and self.task != "proposer":
         raise UserError("--constrained samples proposals: it needs --task proposer")
     if self.ask_lengths and self.task != "proposer": raise UserError("--ask-lengths asks a proposer: it needs --task proposer")
-    parse_lengths(self.ask_lengths)
+    P.parse_lengths(self.ask_lengths)
     TrainOptions.validate(self)
 
 # %% ../../nbs/13_grpo.ipynb #7612cd8b
@@ -179,8 +185,9 @@ def grpo_data(cfg: GRPORunConfig, tr: TrainRun, data: dict, model, tok, solver=N
         solver = start_model(cfg.solver_model, cfg.seed)[:2]
     rewards = ProposalRewards(_proposal_attempts(solver[0], solver[1], cfg.solver_attempts, cfg.seed, cfg.solver_stepwise), log=log,
                               depth_power=cfg.learnability_depth_power, novelty_window=cfg.novelty_window,
-                              novelty_by=cfg.novelty_by)
-    return proposer_dataset(data["train"], lengths=parse_lengths(cfg.ask_lengths)), rewards, solver
+                              novelty_by=cfg.novelty_by, min_values=cfg.proposal_min_values or 1,
+                              share_power=cfg.learnability_share_power or 0.0)
+    return proposer_dataset(data["train"], lengths=P.parse_lengths(cfg.ask_lengths)), rewards, solver
 
 # %% ../../nbs/13_grpo.ipynb #e3ab4bed
 def grammar_rollout(grammar, cfg: GRPORunConfig):
@@ -209,7 +216,8 @@ def run_grpo(cfg: GRPORunConfig, solver=None) -> dict:
         ds, rewards, solver = grpo_data(cfg, tr, data, model, tok, solver)
         cfg.reward_weights = rewards.reward_weights
         callbacks = tr.callbacks(GroupSpreadCallback(rewards, tr.run), eval_callback(cfg, data, tok, tr, True, solver))
-        rollout = grammar_rollout(P.prompt_grammars, cfg) if cfg.constrained else None     # each prompt's asked length
+        grammars = lambda prompts: P.prompt_grammars(prompts, min_items=cfg.proposal_min_values or 1)   # each prompt's asked length
+        rollout = grammar_rollout(grammars, cfg) if cfg.constrained else None
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message=".*rollout_func.*")      # TRL marks it experimental
             trainer = GRPOTrainer(model=model, reward_funcs=rewards.functions(), args=cfg, train_dataset=ds,

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Sequence
 
 # %% auto #0
-__all__ = ['AUTO_LENGTHS', 'harvest', 'SelfPlayConfig', 'parse_args', 'round_seed', 'route_p_solve', 'proposer_figures',
-           'track_round', 'ask_mix', 'round_asks', 'round_tasks', 'trim_route', 'own_route_tasks', 'train_solver',
-           'play_round', 'base_tasks', 'run_selfplay', 'run_control', 'selfplay_report', 'plot_arms', 'main']
+__all__ = ['AUTO_LENGTHS', 'harvest', 'round_seed', 'route_p_solve', 'proposer_figures', 'track_round', 'ask_mix', 'round_asks',
+           'round_tasks', 'trim_route', 'own_route_tasks', 'train_solver', 'play_round', 'base_tasks', 'run_selfplay',
+           'run_control', 'selfplay_report', 'plot_arms', 'main']
 
 # %% ../../nbs/15_selfplay.ipynb #c7e7a4ae
 import torch
@@ -28,7 +28,9 @@ from ..models import check_model_ref
 from ..evals.evaluate_proposer import evaluate_proposer
 from .reward import CompletionLog
 from .core import _opt, open_run, quiet_progress, run_guard, start_model
-from .sft import evaluate_induction, _sample, parse_args as sft_args, parse_lengths, run_sft
+from .sft import evaluate_induction, _sample, parse_args as sft_args, run_sft
+from .selfplay_options import SelfPlayConfig, parse_args      # the options: a light module (wl selfplay --help)
+from ..prompts import parse_lengths
 from ..stepwise import as_policy, evaluate_stepwise
 from .rl_grpo import GRPORunConfig, run_grpo, solver_attempt_fn
 
@@ -54,82 +56,6 @@ def _proposal_task(r: dict) -> InductionTask | None:
     try: t = task_from_proposal(p.input, p.pipeline.names)
     except ProposalError: return None
     return t if t.certified else None
-
-# %% ../../nbs/15_selfplay.ipynb #631e2c65
-@dataclass
-class SelfPlayConfig:
-    "The options of `wl selfplay`."
-    solver_model: str = field(metadata={"help": "the starting solver (an induction or step-wise checkpoint)"})
-    proposer_model: str = field(metadata={"help": "the starting proposer (a proposer checkpoint, or a size)"})
-    rounds: int = _opt(3, "proposer and solver rounds", min=1)
-    proposer_steps: int = _opt(20, "GRPO steps of each proposer round", min=1)
-    solver_steps: int = _opt(20, "training steps of each solver round (GRPO one-shot, SFT step-wise)", min=1)
-    proposer_lr: float = _opt(1e-4, "the proposer rounds' learning rate")
-    solver_lr: float = _opt(3e-5, "the solver rounds' learning rate")
-    solver_kind: str = _opt("oneshot", "how the solver answers and learns: whole pipelines, by GRPO (oneshot); or one tool at "
-                            "a time seeing each result, by SFT on the optimal next tools of its round's certified tasks "
-                            "(stepwise)", choices=["oneshot", "stepwise"])
-    solver_attempts: int = _opt(8, "the solver's sampled attempts per proposal (its solve rate)", min=1)
-    solver_labels: str = _opt("oracle", "step-wise solver: what it learns from, the optimal next tools certified search "
-                              "gives (oracle), or its own shortest successful rollout of each round task out of "
-                              "--solver-attempts samples (own: tasks it never solves teach it nothing), or that rollout "
-                              "cut to its shortest sub-sequence of tools that still solves the task, found by running "
-                              "them (own-trim: no detours learnt)", choices=["oracle", "own", "own-trim"])
-    solver_batch_size: int = _opt(64, "step-wise solver: examples per SFT step", min=1)
-    control: bool = _opt(False, "also run the control arm in RUN/control: the same rounds from the same models, the solver "
-                         "trained on as many random certified tasks from the base data instead of proposals")
-    arm: str = _opt("selfplay", "this run's arm (--control sets the control arm up itself)", choices=["selfplay", "control"])
-    round_tasks: int | None = _opt(None, "tasks the solver trains on each round (default: every certified proposal, topped "
-                                   "up to --min-tasks); set it to compare arms on equal data", min=1)
-    proposer_temperature: float = _opt(1.0, "sampling temperature of proposals")
-    constrained: bool = _opt(False, "sample proposals under the proposal grammar (prompts.ProposalGrammar), in the "
-                             "proposer's GRPO and in its figures: every proposal parses and type-checks")
-    learnability_depth_power: float = _opt(0.0, "the proposer's learnability times (certified distance / 4) to this power "
-                                           "(0: every distance alike)", min=0)
-    novelty_window: int = _opt(0, "a proposal repeating one of the proposer's last N valid ones earns less novelty (0: off)", min=0)
-    novelty_by: str = _opt("pipeline", "what --novelty-window counts as a repeat: the same input type and pipeline, or "
-                           "each tool (the mean repeats of the proposal's tools)", choices=["pipeline", "tool"])
-    ask_lengths: str | None = _opt(None, "each proposer prompt asks for a task of this many functions, in turn from a "
-                                   "comma-separated list (e.g. 1,2,3; a proposer taught by wl sft --ask-length), in its GRPO "
-                                   "and in its figures, sampled with exactly that many under --constrained; only a proposal of "
-                                   "that certified distance earns learnability; `auto`: a mix of 1 to 4 set each round by "
-                                   "where the last round's proposals were at the solver's edge (see ask_mix)")
-    batch_size: int = _opt(32, "completions per GRPO step", min=1)
-    num_generations: int = _opt(8, "completions per prompt (the group size)", min=1)
-    min_tasks: int = _opt(32, "top the harvest up to this many tasks from the base data", min=0)
-    data: str | None = _opt(None, "base tasks (`wl data` directory or task file; default: generate)")
-    tasks: int = _opt(2000, "base tasks to generate when --data is not given", min=1)
-    eval_tasks: int = _opt(200, "held-out tasks for the solver's success per round", min=1)
-    proposer_samples: int = _opt(50, "proposals for the proposer's figures per round", min=1)
-    proposer_candidates: int = _opt(1, "step-wise solver: also measure the proposer with the solver's P(solve) as a "
-                                    "pre-filter, each round: this many candidates per prompt, the one nearest P(solve) 0.5 "
-                                    "kept (evaluate_proposer.pick_unsure), as `proposer_filtered` beside the raw figures "
-                                    "(1: raw figures only)", min=1)
-    proposer_filter_width: int | None = _opt(None, "the pre-filter's P(solve): none (or 0), the greedy route's probability "
-                                             "where it reaches the target; W, one sampled rollout's chance of reaching it over "
-                                             "the W likeliest routes at each step (Policy.solve_mass)", min=0)
-    run_dir: str = _opt("runs/selfplay", "run directory")
-    resume: bool = _opt(False, "continue the run in --run-dir")
-    seed: int = _opt(0, "random seed")
-    threads: int | None = _opt(None, "torch CPU threads", min=1)
-    quiet: bool = _opt(False, "no progress bars")
-    verbose: bool = _opt(False, "also the libraries' own progress bars")
-
-    def validate(self):
-        "A GRPO batch holds whole groups; the control arm has no control of its own; own labels and P(solve) are step-wise."
-        if self.batch_size % self.num_generations: raise UserError("--batch-size must be a multiple of --num-generations")
-        if self.control and self.arm == "control": raise UserError("--control runs the control arm itself: leave --arm at selfplay")
-        if self.solver_labels != "oracle" and self.solver_kind != "stepwise":
-            raise UserError(f"--solver-labels {self.solver_labels} needs --solver-kind stepwise")
-        if self.ask_lengths != "auto": parse_lengths(self.ask_lengths)
-        if self.proposer_candidates > 1 and self.solver_kind != "stepwise":
-            raise UserError("--proposer-candidates needs --solver-kind stepwise (its P(solve) is the greedy route's probability)")
-
-def parse_args(argv: list[str] | None = None) -> SelfPlayConfig:
-    "The `wl selfplay` options."
-    return parse_config(SelfPlayConfig, argv, prog="wl selfplay", description="Alternate proposer and solver "
-                        "rounds: the proposer is rewarded by the solver's learnability, the solver trains on certified proposals "
-                        "(with --control, against a solver trained on random certified tasks).")
 
 # %% ../../nbs/15_selfplay.ipynb #3e83d30b
 def round_seed(cfg: SelfPlayConfig, k: int) -> int:
@@ -166,7 +92,8 @@ def proposer_figures(cfg: SelfPlayConfig, path: Path, k: int, solver, proposer, 
                      width: int = 0) -> dict:
     "Round `k`'s `proposer` measured against `solver` (each a model and tokenizer): raw, or with `candidates` pre-filtered by `route_p_solve`."
     ask = dict(seed=cfg.seed, temperature=cfg.proposer_temperature, attempt_fn=_attempt_fn(cfg, solver),
-               constrained=cfg.constrained, lengths=parse_lengths(round_asks(cfg, path, max(k, 1))))
+               constrained=cfg.constrained, lengths=parse_lengths(round_asks(cfg, path, max(k, 1))),
+               min_values=cfg.proposal_min_values or 1)
     if candidates > 1: ask |= dict(candidates=candidates, p_fn=route_p_solve(solver, width=width))
     return evaluate_proposer(*proposer, *solver, base, cfg.proposer_samples, cfg.solver_attempts, **ask).figures()
 
@@ -263,6 +190,7 @@ def play_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, propo
               learning_rate=cfg.proposer_lr, temperature=cfg.proposer_temperature, solver_attempts=cfg.solver_attempts,
               solver_stepwise=cfg.solver_kind == "stepwise", learnability_depth_power=cfg.learnability_depth_power,
               novelty_window=cfg.novelty_window, novelty_by=cfg.novelty_by, constrained=cfg.constrained,
+              proposal_min_values=cfg.proposal_min_values, learnability_share_power=cfg.learnability_share_power,
               ask_lengths=asks)
         got, proposer_path = harvest(rd / "proposer" / "results" / "completions.jsonl", exclude), str(rd / "proposer" / "model")
     tasks, f = round_tasks(cfg, k, got, base), rd / "tasks" / "train.jsonl.gz"
@@ -357,9 +285,9 @@ def plot_arms(rounds: list[dict], control: list[dict], path: Path) -> Path:
     return path
 
 # %% ../../nbs/15_selfplay.ipynb #06807cbf
-def main(argv: list[str] | None = None) -> int:
-    "wl selfplay"
-    s = run_selfplay(parse_args(argv))
+def main(argv: list[str] | SelfPlayConfig | None = None) -> int:
+    "wl selfplay: run the options (a command line, or those `selfplay_options.main` read) and print each round."
+    s = run_selfplay(argv if isinstance(argv, SelfPlayConfig) else parse_args(argv))
     ctrl = {e["round"]: e for e in s["control"] or []}
     for e in s["rounds"]:
         pf, c = e["proposer"] or {}, ctrl.get(e["round"])

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Sequence
 
 # %% auto #0
-__all__ = ['SFTRunConfig', 'parse_args', 'induction_dataset', 'parse_lengths', 'asked_lengths', 'proposer_dataset',
-           'prepare_data', 'evaluate_induction', 'HeldOutEvalCallback', 'StepEvalCallback', 'ProposerEvalCallback',
-           'eval_callback', 'LengthGroupedSFTTrainer', 'TargetLossTrainer', 'ToolSetCollator', 'run_sft',
-           'print_summary', 'main', 'quiet_datasets']
+__all__ = ['SFTRunConfig', 'parse_args', 'induction_dataset', 'asked_lengths', 'proposer_dataset', 'prepare_data',
+           'evaluate_induction', 'HeldOutEvalCallback', 'StepEvalCallback', 'ProposerEvalCallback', 'eval_callback',
+           'LengthGroupedSFTTrainer', 'TargetLossTrainer', 'ToolSetCollator', 'run_sft', 'print_summary', 'main',
+           'quiet_datasets']
 
 # %% ../../nbs/12_sft.ipynb #b8546c43
 import torch
@@ -144,14 +144,6 @@ def induction_dataset(tasks: Sequence[InductionTask], style: str = "bare"):
     return datasets.Dataset.from_dict(rows)
 
 # %% ../../nbs/12_sft.ipynb #f0225f81
-def parse_lengths(text: str | None, max_length: int = 4) -> tuple[int, ...]:
-    "The lengths of an `--ask-lengths` option ('1,2,3'): whole numbers from 1 to `max_length`; () for none."
-    if not text: return ()
-    try: out = tuple(int(x) for x in str(text).split(","))
-    except ValueError: raise UserError(f"--ask-lengths takes whole numbers separated by commas, like 1,2,3: not {text!r}") from None
-    if not all(1 <= n <= max_length for n in out): raise UserError(f"--ask-lengths: each from 1 to {max_length}, not {text!r}")
-    return out
-
 def asked_lengths(ptasks: Sequence[ProposerTask], ask_length: bool = False, lengths: Sequence[int] = ()) -> list[int]:
     "The length each proposer prompt asks for: `lengths` in turn, else its target's with `ask_length`, else 0 (none)."
     if lengths: return [lengths[i % len(lengths)] for i in range(len(ptasks))]
@@ -286,7 +278,7 @@ def eval_callback(cfg, data: dict, tok, tr: TrainRun, at_start: bool = False, so
         cb = HeldOutEvalCallback if cfg.task == "induction" else StepEvalCallback
         return cb(sets, tok, tr.run, tr.clock, cfg.eval_every, at_start=at_start)
     held = _sample(data["heldout"] or data["train"], cfg.eval_tasks, cfg.seed)
-    asks = asked_lengths(held, getattr(cfg, "ask_length", False), parse_lengths(getattr(cfg, "ask_lengths", None)))
+    asks = asked_lengths(held, getattr(cfg, "ask_length", False), P.parse_lengths(getattr(cfg, "ask_lengths", None)))
     prompts = [P.proposer_prompt([t.trajectory() for t in p.examples], length=n or None) for p, n in zip(held, asks)]
     return ProposerEvalCallback({"heldout": prompts}, tok, tr.run, tr.clock, cfg.eval_every, at_start=at_start,
                                 solver=solver[0] if solver else None, solver_tokenizer=solver[1] if solver else None)
