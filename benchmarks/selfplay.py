@@ -46,6 +46,12 @@ on the edge or not, and at the higher rate the edge tasks pull it further off.
 as `proposer_prefiltered_by_round` beside the raw figures; `--filter-width W` makes that P(solve) one sampled rollout's
 chance of success over the W likeliest routes at each step (`Policy.solve_mass`). The pre-filter only measures, so
 `benchmarks/prefilter.py` measures other pre-filters on a finished run's saved round models without running it again.
+`--min-values N` (`wl selfplay --proposal-min-values`) makes a proposal whose input holds fewer than N distinct values
+define no task (sampled with at least N values under --constrained): one value pins few tools down, and the proposer of
+selfplay_prefilter_mass_seed1.json drifted to such inputs (`one_value_share_by_round`, the share of each round's certified
+proposals with one distinct value). `--share-power P` multiplies the proposer's learnability by (1 - first_step_share) ** P,
+`training.reward.first_step_share` being the share of the tools taking a task's input that begin one of its shortest
+routes; `first_step_share` in the figures is its mean over each round's certified proposals, beside 300 random train tasks.
 Usage: python benchmarks/selfplay.py [--save] [--rounds 10] [--solver-minutes 6] [--proposer-minutes 4] [--run-dir DIR]
                                      [--depth-power P] [--novelty-window N] [--novelty-by pipeline|tool]
                                      [--ask-lengths 1,2,3|auto] [--ask-minutes 3]
@@ -161,8 +167,9 @@ def main(argv):
          "--threads", str(a.threads), "--seed", str(a.seed), "--quiet", *(["--resume"] if (sp / "config.json").exists() else [])])))
     final = stage(run, "upstream", lambda: upstream_eval(sp, a.rounds, solver0))["result"]
     openness = stage(run, "first_step_share", lambda: first_step_shares(sp, base / "data", a.rounds))["result"]
+    single = stage(run, "one_value_share", lambda: one_value_shares(sp, a.rounds))["result"]
     figures = summarise(res["result"], final, start, sp, run if a.ask_lengths else None, a.solver_from) | {"heldout_tasks": a.eval_tasks, "threads": a.threads,
-        "first_step_share": openness,
+        "first_step_share": openness, "one_value_share_by_round": single,
         "plot": f"benchmarks/results/{a.name}_arms.png (a copy of RUN/selfplay/plots/arms.png)",
         "recipe": {"rounds": a.rounds, "round_tasks": a.round_tasks, "solver_steps": a.solver_steps, "solver_batch": 64,
                    "solver_lr": a.solver_lr, "proposer_steps": a.proposer_steps, "proposer_batch": 32,
@@ -215,6 +222,16 @@ def first_step_shares(sp: Path, data: Path, rounds: int, n: int = 300) -> dict:
     return {"data_train": mean_first_step_share(random.Random(0).sample(train, min(n, len(train)))),
             "proposals_by_round": [mean_first_step_share(harvest(sp / f"round-{k}" / "proposer" / "results" / "completions.jsonl"))
                                    for k in range(1, rounds + 1)]}
+
+def one_value_shares(sp: Path, rounds: int) -> list:
+    "Per round: the share of the harvested (certified) proposals whose input holds a single distinct value."
+    from wandering_light.typed_list import value_key
+    from wandering_light.training.selfplay import harvest
+    out = []
+    for k in range(1, rounds + 1):
+        h = harvest(sp / f"round-{k}" / "proposer" / "results" / "completions.jsonl")
+        out.append(round(sum(len({value_key(x) for x in t.input}) < 2 for t in h) / len(h), 3) if h else None)
+    return out
 
 def upstream_eval(sp: Path, rounds: int, solver0: Path) -> dict:
     "Both arms' last solvers (and their common start, `solver0`), greedy step-wise on the upstream 480-task set."
