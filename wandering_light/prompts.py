@@ -568,10 +568,6 @@ def _open(text: str) -> tuple[int, int]:
         else: d, commas = d + (c in "[({") - (c in "])}"), commas + (c == "," and d == 1)
     return d, commas
 
-def _depth(text: str) -> int:
-    "How many brackets are open at the end of `text` (brackets inside quotes not counted)."
-    return _open(text)[0]
-
 @patch
 def allows(self: ProposalGrammar, text: str, piece: str, left: int) -> bool:
     "May `piece` follow `text` with `left` tokens to go, this one included? A new item (past `min_items`) or tool only with room to finish."
