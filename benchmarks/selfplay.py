@@ -52,12 +52,16 @@ selfplay_prefilter_mass_seed1.json drifted to such inputs (`one_value_share_by_r
 proposals with one distinct value). `--share-power P` multiplies the proposer's learnability by (1 - first_step_share) ** P,
 `training.reward.first_step_share` being the share of the tools taking a task's input that begin one of its shortest
 routes; `first_step_share` in the figures is its mean over each round's certified proposals, beside 300 random train tasks.
+`--proposal-inputs data` (`wl selfplay --proposal-inputs`) gives each proposer prompt a base task's input and has the
+proposer write only the pipeline: the solver's self-play tasks then keep the data's inputs, as the control's and the
+held-out tasks do, and differ from the control's only in the pipelines the proposer chose at the solver's edge.
 Usage: python benchmarks/selfplay.py [--save] [--rounds 10] [--solver-minutes 6] [--proposer-minutes 4] [--run-dir DIR]
                                      [--depth-power P] [--novelty-window N] [--novelty-by pipeline|tool]
                                      [--ask-lengths 1,2,3|auto] [--ask-minutes 3]
                                      [--solver-labels oracle|own|own-trim] [--start-from DIR] [--constrained] [--solver-attempts 4]
                                      [--seed 0] [--solver-from CHECKPOINT] [--name selfplay] [--proposer-samples 64]
                                      [--proposer-candidates K] [--filter-width W] [--min-values N] [--share-power P]
+                                     [--proposal-inputs write|data]
 """
 import argparse, json, shutil, statistics, sys
 from pathlib import Path
@@ -135,6 +139,8 @@ def main(argv):
                     "distinct values (wl selfplay --proposal-min-values; default: any)")
     ap.add_argument("--share-power", type=float, default=None, help="the proposer's learnability times (1 - its first-step "
                     "share) to this power (wl selfplay --learnability-share-power; default: off)")
+    ap.add_argument("--proposal-inputs", default=None, choices=["write", "data"], help="who writes a proposal's input: the "
+                    "proposer (write), or the data, each prompt giving a base task's input (wl selfplay --proposal-inputs)")
     ap.add_argument("--name", default="selfplay", help="results file: benchmarks/results/NAME.json (and NAME_arms.png)")
     a = ap.parse_args(argv)
     import torch
@@ -160,6 +166,7 @@ def main(argv):
          *(["--proposer-filter-width", str(a.filter_width)] if a.filter_width else []),
          *(["--proposal-min-values", str(a.min_values)] if a.min_values else []),
          *(["--learnability-share-power", str(a.share_power)] if a.share_power else []),
+         *(["--proposal-inputs", a.proposal_inputs] if a.proposal_inputs else []),
          "--learnability-depth-power", str(a.depth_power), "--novelty-window", str(a.novelty_window),
          "--novelty-by", a.novelty_by,
          "--proposer-temperature", str(a.proposer_temperature), "--solver-labels", a.solver_labels, "--run-dir", str(sp),
@@ -176,6 +183,7 @@ def main(argv):
                    "proposer_lr": a.proposer_lr, "proposer_temperature": a.proposer_temperature, "solver_attempts": a.solver_attempts,
                    "proposer_samples": a.proposer_samples, "proposer_candidates": a.proposer_candidates,
                    "filter_width": a.filter_width, "min_values": a.min_values, "share_power": a.share_power,
+                   "proposal_inputs": a.proposal_inputs,
                    "learnability_depth_power": a.depth_power, "novelty_window": a.novelty_window,
                    "novelty_by": a.novelty_by, "solver_labels": a.solver_labels,
                    "constrained": a.constrained, "start_from": a.start_from, "seed": a.seed,

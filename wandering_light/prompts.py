@@ -21,15 +21,16 @@ from .trajectory import (Trajectory, UnknownFunctionError, parse_pipeline, forma
 # %% auto #0
 __all__ = ['MAX_MESSAGE_CHARS', 'MAX_VALUE_CHARS', 'VALUE_LIMITS', 'PARSE_ERRORS', 'PROMPT_STYLES', 'INSTRUCTED_INDUCTION_HEAD',
            'INSTRUCTED_INDUCTION_TAIL', 'STEP_STOP', 'STEP_DIGITS', 'STEP_SEP', 'STEP_FORMAT',
-           'INSTRUCTED_PROPOSER_HEAD', 'INSTRUCTED_PROPOSER_TAIL', 'ITEM_PATTERNS', 'ITEM_CHARS', 'BLOCK_START',
-           'BLOCK_END', 'Q_RUNS', 'Q_PROGRESS', 'Q_REACH', 'Q_EXPECT', 'Q_MATCHED', 'Q_REACHED', 'AGENT_WORDS',
-           'render_value', 'render_typed_list', 'as_text', 'short_message', 'parse_value', 'clean_completion',
-           'ParsedPipeline', 'parse_completion', 'function_signatures', 'induction_prompt', 'induction_completion',
-           'induction_example', 'step_row', 'step_table', 'step_prompt', 'step_completion', 'check_step_format',
-           'ParsedStep', 'parse_step', 'world_prompt', 'world_completion', 'world_example', 'proposer_prompt',
-           'asked_length', 'proposer_completion', 'proposer_example', 'parse_lengths', 'ParsedProposal',
-           'parse_proposal', 'ProposalGrammar', 'prompt_grammars', 'chat_messages', 'synthesis_prompt',
-           'question_suffix', 'answer_text', 'parse_answer', 'agent_window', 'block_type_prompt', 'parse_block_type']
+           'INSTRUCTED_PROPOSER_HEAD', 'INSTRUCTED_PROPOSER_TAIL', 'INSTRUCTED_PIPELINE_TAIL', 'ITEM_PATTERNS',
+           'ITEM_CHARS', 'BLOCK_START', 'BLOCK_END', 'Q_RUNS', 'Q_PROGRESS', 'Q_REACH', 'Q_EXPECT', 'Q_MATCHED',
+           'Q_REACHED', 'AGENT_WORDS', 'render_value', 'render_typed_list', 'as_text', 'short_message', 'parse_value',
+           'clean_completion', 'ParsedPipeline', 'parse_completion', 'function_signatures', 'induction_prompt',
+           'induction_completion', 'induction_example', 'step_row', 'step_table', 'step_prompt', 'step_completion',
+           'check_step_format', 'ParsedStep', 'parse_step', 'world_prompt', 'world_completion', 'world_example',
+           'proposer_prompt', 'given_input', 'full_proposal', 'asked_length', 'proposer_completion', 'proposer_example',
+           'parse_lengths', 'ParsedProposal', 'parse_proposal', 'ProposalGrammar', 'PipelineGrammar', 'prompt_grammars',
+           'chat_messages', 'synthesis_prompt', 'question_suffix', 'answer_text', 'parse_answer', 'agent_window',
+           'block_type_prompt', 'parse_block_type']
 
 # %% ../nbs/07_prompts.ipynb #1f3ad97b
 def _order_key(x) -> str:
@@ -372,6 +373,9 @@ INSTRUCTED_PROPOSER_TAIL = (
     "Reply with exactly two lines and nothing else:\n"
     "Input: <a Python list of values of one type>\n"
     "Functions: <function names separated by commas>")
+INSTRUCTED_PIPELINE_TAIL = (
+    "Write the pipeline of one new task on the input below, different from the solved ones, neither trivial nor too "
+    "hard. Reply with the function names only, separated by commas.\n\n")
 
 def _solved_block(t) -> str:
     "One solved example of a proposer prompt: its input, functions and output lines."
@@ -379,24 +383,40 @@ def _solved_block(t) -> str:
             f"Output: {render_typed_list(t.output)}\n\n")
 
 def proposer_prompt(examples: Sequence[Trajectory], style: str = "bare", functions: FunctionDefSet | None = None,
-                    length: int | None = None) -> str:
+                    length: int | None = None, input: TypedList | list | None = None) -> str:
     """The prompt asking for a new task, after the solved `examples` (trajectories, or anything with
-    input/function_defs/output); with `length`, a task of that many functions."""
+    input/function_defs/output); with `length`, a task of that many functions; with `input`, a task on those values:
+    the prompt ends with their `Input:` line and `Functions:`, and the completion is the pipeline alone."""
     _check_style(style)
+    given = "" if input is None else f" {render_typed_list(_as_tl(input))}\nFunctions:"
     if length is not None and (not isinstance(length, int) or length < 1): raise ValueError(f"length must be a positive int, not {length!r}")
     solved = "Solved tasks:\n\n" + "".join(_solved_block(t) for t in examples)
     tools = f"{length} function" + "s" * (length != 1) if length else ""
-    if style == "bare": return solved + (f"New task of {tools}:" if length else "New task:") + "\nInput:"
+    if style == "bare": return solved + (f"New task of {tools}:" if length else "New task:") + "\nInput:" + given
     functions = functions if functions is not None else default_functions()
     ask = f"The new task has exactly {tools}. " if length else ""
-    return INSTRUCTED_PROPOSER_HEAD + function_signatures(functions) + "\n\n" + solved + ask + INSTRUCTED_PROPOSER_TAIL
+    tail = INSTRUCTED_PROPOSER_TAIL if input is None else INSTRUCTED_PIPELINE_TAIL + "Input:" + given
+    return INSTRUCTED_PROPOSER_HEAD + function_signatures(functions) + "\n\n" + solved + ask + tail
+
+# %% ../nbs/07_prompts.ipynb #94afb645
+_GIVEN = re.compile(r"\nInput: ([^\n]+)\nFunctions:\Z")
+
+def given_input(prompt: str) -> str | None:
+    "The input values a proposer prompt gives (as written), or None when the proposer writes its own."
+    m = _GIVEN.search(prompt[-4000:]) if isinstance(prompt, str) else None
+    return m.group(1) if m else None
+
+def full_proposal(prompt: str, completion: str) -> str:
+    "The two-line proposal a `completion` makes after `prompt`: itself, or after a prompt that gives the input, that input and its pipeline."
+    given = given_input(prompt)
+    return completion if given is None or not isinstance(completion, str) else f" {given}\nFunctions:{completion}"
 
 # %% ../nbs/07_prompts.ipynb #d2dcaa5c
 _ASKED = re.compile(r"(?:New task of|The new task has exactly) ([1-9][0-9]*) functions?[:.]")
 
 def asked_length(prompt: str) -> int | None:
     "The number of functions a proposer prompt asks for (None when it asks none)."
-    m = _ASKED.search(prompt[-400:]) if isinstance(prompt, str) else None
+    m = _ASKED.search(prompt[-400 - len(given_input(prompt) or ""):]) if isinstance(prompt, str) else None
     return int(m.group(1)) if m else None
 
 def proposer_completion(input: TypedList | list, pipeline) -> str:
@@ -404,8 +424,11 @@ def proposer_completion(input: TypedList | list, pipeline) -> str:
     return f" {render_typed_list(_as_tl(input))}\nFunctions: {_names(pipeline)}"
 
 def proposer_example(examples: Sequence[Trajectory], new: Trajectory, style: str = "bare",
-                     functions: FunctionDefSet | None = None, length: int | None = None) -> dict:
-    "A prompt-completion training pair for the proposer: the examples, then `new` as the answer (a `length` asked for, if given)."
+                     functions: FunctionDefSet | None = None, length: int | None = None, give_input: bool = False) -> dict:
+    """A prompt-completion training pair for the proposer: the examples, then `new` as the answer (a `length` asked for,
+    if given; with `give_input`, the prompt gives `new`'s input and the completion is its pipeline)."""
+    if give_input: return {"prompt": proposer_prompt(examples, style, functions, length, new.input),
+                           "completion": f" {_names(new.function_defs)}"}
     return {"prompt": proposer_prompt(examples, style, functions, length),
             "completion": proposer_completion(new.input, new.function_defs)}
 
@@ -577,6 +600,17 @@ def allows(self: ProposalGrammar, text: str, piece: str, left: int) -> bool:
         elif left <= self.reserve and (o := _open(text))[0] == 1 and o[1] + 1 >= self.min_items: return False
     return self.viable(text + piece)
 
+# %% ../nbs/07_prompts.ipynb #08c35739
+class PipelineGrammar(ProposalGrammar):
+    "The completion `' f, g'` after a prompt that gives the input: `min_length` to `max_length` tools that type-check from `input_type`."
+    def __init__(self, input_type: type, functions: FunctionDefSet | None = None, max_length: int = 4, min_length: int = 1):
+        super().__init__(functions, max_length=max_length, min_length=min_length)
+        self.input_type = input_type
+    def __repr__(self): return f"PipelineGrammar({self.input_type.__name__}, {self.min_length} to {self.max_length} tools)"
+    def _split(self, text): return (self.input_type, text[1:]) if text.startswith(" ") else (None, None)
+    def viable(self, text): return text == "" or (text.startswith(" ") and self._chain(self.input_type, text[1:], False))
+    def allows(self, text, piece, left): return not (piece.startswith(",") and left <= 2) and self.viable(text + piece)
+
 # %% ../nbs/07_prompts.ipynb #74713295
 @functools.lru_cache(maxsize=16)
 def _length_grammar(lo: int, hi: int, min_items: int = 1) -> ProposalGrammar:
@@ -584,12 +618,15 @@ def _length_grammar(lo: int, hi: int, min_items: int = 1) -> ProposalGrammar:
 
 def prompt_grammars(prompts: Sequence[str], functions: FunctionDefSet | None = None, max_length: int = 4,
                     min_items: int = 1) -> list[ProposalGrammar]:
-    "One grammar per proposer prompt: exactly the length it asks for (`asked_length`), else 1 to `max_length` tools; inputs of `min_items` values or more."
-    def one(n):
+    """One grammar per proposer prompt: exactly the length it asks for (`asked_length`), else 1 to `max_length` tools;
+    inputs of `min_items` values or more, or a `PipelineGrammar` typed from the input the prompt gives."""
+    def one(p):
+        n, given = asked_length(p), given_input(p)
         lo, hi = (n, n) if n else (1, max_length)
+        if given is not None: return PipelineGrammar(_read_input(given, 10**9).item_type, functions, min_length=lo, max_length=hi)
         return (_length_grammar(lo, hi, min_items) if functions is None
                 else ProposalGrammar(functions, min_length=lo, max_length=hi, min_items=min_items))
-    return [one(asked_length(p)) for p in prompts]
+    return [one(p) for p in prompts]
 
 # %% ../nbs/07_prompts.ipynb #fd177b69
 def chat_messages(prompt: str, system: str | None = None) -> list[dict]:

@@ -142,12 +142,16 @@ def score_proposals(prompts: Sequence[str], completions: Sequence[str], attempt_
 
 # %% ../../nbs/10b_evaluate_proposer.ipynb #275eb6d9
 def proposer_prompts(pool: Sequence[InductionTask], n: int, n_examples: int = 3, seed: int = 0,
-                     lengths: Sequence[int] = ()) -> list[str]:
-    "`n` bare proposer prompts, each showing `n_examples` tasks drawn at random from `pool` (asking for `lengths` in turn, if any)."
-    if len(pool) < n_examples: raise UserError(f"the pool has {len(pool)} tasks; a prompt shows {n_examples}")
+                     lengths: Sequence[int] = (), give_inputs: bool = False) -> list[str]:
+    """`n` bare proposer prompts, each showing `n_examples` tasks drawn at random from `pool` (asking for `lengths` in
+    turn, if any); with `give_inputs`, each gives the input of one more task drawn with them (the proposer writes the pipeline)."""
+    k = n_examples + give_inputs
+    if len(pool) < k: raise UserError(f"the pool has {len(pool)} tasks; a prompt shows {k}")
     rng = random.Random(f"{seed}:proposer-prompts")
-    return [P.proposer_prompt([t.trajectory() for t in rng.sample(list(pool), n_examples)],
-                              length=lengths[i % len(lengths)] if lengths else None) for i in range(n)]
+    def one(i, drawn):
+        return P.proposer_prompt([t.trajectory() for t in drawn[:n_examples]], length=lengths[i % len(lengths)] if lengths else None,
+                                 input=drawn[-1].input if give_inputs else None)
+    return [one(i, rng.sample(list(pool), k)) for i in range(n)]
 
 # %% ../../nbs/10b_evaluate_proposer.ipynb #e0768cba
 def pick_unsure(groups: Sequence[Sequence[str]], p_fn, functions: FunctionDefSet | None = None, max_length: int = 8,
@@ -169,14 +173,15 @@ def evaluate_proposer(model, tokenizer, solver=None, solver_tokenizer=None, pool
                       temperature: float = 1.0, solver_temperature: float = 1.0, max_new_tokens: int = 96,
                       batch_size: int = 32, functions: FunctionDefSet | None = None, progress: bool = False,
                       attempt_fn=None, constrained: bool = False, lengths: Sequence[int] = (), candidates: int = 1,
-                      p_fn=None, min_values: int = 1) -> ProposerEval:
+                      p_fn=None, min_values: int = 1, give_inputs: bool = False) -> ProposerEval:
     """Sample `num_samples` proposals from `model` (under the proposal grammar if `constrained`) and score them against
     the `solver` model, or `attempt_fn` (see above). With `p_fn` (a P(solve) of tasks) each proposal is the one of
     `candidates` samples of its prompt that `pick_unsure` keeps. With `min_values`, a proposal defines a task only if its
-    input has that many distinct values (sampled so under the grammar)."""
+    input has that many distinct values (sampled so under the grammar). With `give_inputs`, each prompt gives the input
+    (a pool task's) and the proposer writes the pipeline."""
     from wandering_light.models import generate
     pool = list(pool) if pool is not None else read_tasks(DEFAULT_EVAL_SET)
-    prompts = proposer_prompts(pool, num_samples, n_examples, seed, lengths)
+    prompts = proposer_prompts(pool, num_samples, n_examples, seed, lengths, give_inputs)
     n = candidates if p_fn is not None and temperature > 0 else 1
     gens = generate(model, tokenizer, prompts, max_new_tokens=max_new_tokens, temperature=temperature,
                     num_return_sequences=n, logprobs=False, batch_size=max(1, batch_size // n), seed=seed,
@@ -185,7 +190,7 @@ def evaluate_proposer(model, tokenizer, solver=None, solver_tokenizer=None, pool
         def attempt_fn(tasks):
             return sample_attempts(solver, solver_tokenizer, tasks, solver_attempts, solver_temperature,
                                    batch_size=batch_size * 2, seed=seed, functions=functions)
-    texts = [[g.text for g in gs] for gs in gens]
+    texts = [[P.full_proposal(p, g.text) for g in gs] for p, gs in zip(prompts, gens)]
     keep = pick_unsure(texts, p_fn, functions, min_values=min_values) if n > 1 else [0] * len(texts)
     return score_proposals(prompts, [ts[k] for ts, k in zip(texts, keep)], attempt_fn, functions, min_values=min_values)
 
@@ -203,6 +208,9 @@ class ProposerEvalConfig:
     seed: int = field(default=0, metadata={"help": "seed of the prompts and the sampling"})
     constrained: bool = field(default=False, metadata={
         "help": "sample under the proposal grammar (prompts.ProposalGrammar): every proposal parses and type-checks"})
+    give_inputs: bool = field(default=False, metadata={
+        "help": "each prompt gives the input of a pool task and the proposer writes the pipeline (a proposer of "
+                "--proposal-inputs data)"})
     run_dir: str | None = field(default=None, metadata={
         "help": "run directory; None: runs/evaluate_proposer/<proposer>-<solver>-n<N>-s<seed>"})
     device: str | None = field(default=None, metadata={"help": "torch device of both models; None: the best available"})
@@ -246,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     "wl evaluate-proposer: measure a proposer model against a solver model."
     a = parse_config(ProposerEvalConfig, argv, prog="wl evaluate-proposer", description="Sample proposals from a "
                      "proposer model and measure parse rate, pipeline length and how a solver model fares on them.")
-    config = {k: v for k, v in asdict(a).items() if k not in ("run_dir", "device")}
+    config = {k: v for k, v in asdict(a).items() if k not in ("run_dir", "device") and not (k == "give_inputs" and not v)}   # off: a run made before the option reopens
     with run_lock(a.path):
         run = RunDir(a.path, config)
         saved = _saved_line(run.path / "summary.json")
@@ -257,7 +265,8 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.time()
         res = evaluate_proposer(model, tok, solver[0], solver[1], read_tasks(a.eval_file), a.num_samples,
                                 a.solver_attempts, seed=a.seed, temperature=a.temperature,
-                                solver_temperature=a.solver_temperature, constrained=a.constrained)
+                                solver_temperature=a.solver_temperature, constrained=a.constrained,
+                                give_inputs=a.give_inputs)
         _write_run(run, a, res, time.time() - t0)
     print(res); print(f"results: {a.path}")
     return 0

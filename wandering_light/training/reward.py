@@ -18,7 +18,7 @@ from ..routes import RouteGraph
 from ..function_def import FunctionDefSet
 from ..executor import Executor, ExecutionError
 from ..prompts import (ParsedPipeline, ParsedProposal, parse_completion, parse_proposal, render_typed_list,
-                                     as_text, clean_completion, parse_step)
+                                     as_text, clean_completion, parse_step, full_proposal)
 from ..tasks import InductionTask, SearchLimits, default_functions, task_from_proposal, ProposalError
 
 # %% auto #0
@@ -471,6 +471,7 @@ def score(self: ProposalRewards, prompts, completions, columns) -> list[Proposal
     `novelty_window`, a proposal's novelty is divided by one more than its repeats among the recent valid proposals
     and the batch's other ones: of its signature, or with `novelty_by='tool'` the mean repeats of its tools)."""
     exs = columns.get("examples") or [None] * len(completions)
+    completions = [full_proposal(p, c) for p, c in zip(prompts, completions)]   # a prompt that gives the input: both lines
     cache: dict = {}
     checked = [check_proposal(c, cache.setdefault(id(e), _examples(e)) if isinstance(e, str) else _examples(e),
                               self.fs, self.executor, self.max_length, min_values=self.min_values) for c, e in zip(completions, exs)]

@@ -69,6 +69,9 @@ class GRPORunConfig(TrainOptions, GRPOConfig):
                                    "comma-separated list (e.g. 1,2,3; a proposer taught by wl sft --ask-length), sampled "
                                    "with exactly that many under --constrained; only a proposal of that certified distance "
                                    "earns learnability")
+    proposal_inputs: str | None = _opt(None, "proposer task: who writes a proposal's input, the proposer (none, or write), or "
+                                       "the data: each prompt gives its target task's input and the proposer writes the "
+                                       "pipeline (data)", choices=["write", "data"])
     solver_stepwise: bool = _opt(False, "proposer task: the solver attempts step-wise (sampled rollouts that see each "
                                  "result) instead of writing whole pipelines")
     constrained: bool = _opt(False, "proposer task: sample proposals under the proposal grammar (prompts.ProposalGrammar), "
@@ -97,6 +100,8 @@ def validate(self: GRPORunConfig):
     if self.constrained and self.task != "proposer":
         raise UserError("--constrained samples proposals: it needs --task proposer")
     if self.ask_lengths and self.task != "proposer": raise UserError("--ask-lengths asks a proposer: it needs --task proposer")
+    if self.proposal_inputs == "data" and self.task != "proposer":
+        raise UserError("--proposal-inputs sets a proposer's prompts: it needs --task proposer")
     P.parse_lengths(self.ask_lengths)
     TrainOptions.validate(self)
 
@@ -187,7 +192,8 @@ def grpo_data(cfg: GRPORunConfig, tr: TrainRun, data: dict, model, tok, solver=N
                               depth_power=cfg.learnability_depth_power, novelty_window=cfg.novelty_window,
                               novelty_by=cfg.novelty_by, min_values=cfg.proposal_min_values or 1,
                               share_power=cfg.learnability_share_power or 0.0)
-    return proposer_dataset(data["train"], lengths=P.parse_lengths(cfg.ask_lengths)), rewards, solver
+    return (proposer_dataset(data["train"], lengths=P.parse_lengths(cfg.ask_lengths), give_input=cfg.proposal_inputs == "data"),
+            rewards, solver)
 
 # %% ../../nbs/13_grpo.ipynb #e3ab4bed
 def grammar_rollout(grammar, cfg: GRPORunConfig):

@@ -93,7 +93,7 @@ def proposer_figures(cfg: SelfPlayConfig, path: Path, k: int, solver, proposer, 
     "Round `k`'s `proposer` measured against `solver` (each a model and tokenizer): raw, or with `candidates` pre-filtered by `route_p_solve`."
     ask = dict(seed=cfg.seed, temperature=cfg.proposer_temperature, attempt_fn=_attempt_fn(cfg, solver),
                constrained=cfg.constrained, lengths=parse_lengths(round_asks(cfg, path, max(k, 1))),
-               min_values=cfg.proposal_min_values or 1)
+               min_values=cfg.proposal_min_values or 1, give_inputs=cfg.proposal_inputs == "data")
     if candidates > 1: ask |= dict(candidates=candidates, p_fn=route_p_solve(solver, width=width))
     return evaluate_proposer(*proposer, *solver, base, cfg.proposer_samples, cfg.solver_attempts, **ask).figures()
 
@@ -191,6 +191,7 @@ def play_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, propo
               solver_stepwise=cfg.solver_kind == "stepwise", learnability_depth_power=cfg.learnability_depth_power,
               novelty_window=cfg.novelty_window, novelty_by=cfg.novelty_by, constrained=cfg.constrained,
               proposal_min_values=cfg.proposal_min_values, learnability_share_power=cfg.learnability_share_power,
+              proposal_inputs=cfg.proposal_inputs,
               ask_lengths=asks)
         got, proposer_path = harvest(rd / "proposer" / "results" / "completions.jsonl", exclude), str(rd / "proposer" / "model")
     tasks, f = round_tasks(cfg, k, got, base), rd / "tasks" / "train.jsonl.gz"

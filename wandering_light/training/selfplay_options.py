@@ -52,6 +52,10 @@ class SelfPlayConfig:
                                            "batches have 2 or more)", min=1)
     learnability_share_power: float | None = _opt(None, "the proposer's learnability times (1 - the share of the input's "
                                                   "tools that begin a shortest route) to this power (none: 0, off)", min=0)
+    proposal_inputs: str | None = _opt(None, "who writes a proposal's input: the proposer (none, or write), or the base data "
+                                       "(data: each proposer prompt gives a base task's input and the proposer writes the "
+                                       "pipeline, so proposals keep the data's inputs), in its GRPO and in its figures",
+                                       choices=["write", "data"])
     ask_lengths: str | None = _opt(None, "each proposer prompt asks for a task of this many functions, in turn from a "
                                    "comma-separated list (e.g. 1,2,3; a proposer taught by wl sft --ask-length), in its GRPO "
                                    "and in its figures, sampled with exactly that many under --constrained; only a proposal of "

@@ -149,13 +149,16 @@ def asked_lengths(ptasks: Sequence[ProposerTask], ask_length: bool = False, leng
     if lengths: return [lengths[i % len(lengths)] for i in range(len(ptasks))]
     return [len(p.target.functions) if ask_length else 0 for p in ptasks]
 
-def proposer_dataset(ptasks: Sequence[ProposerTask], style: str = "bare", ask_length: bool = False, lengths: Sequence[int] = ()):
+def proposer_dataset(ptasks: Sequence[ProposerTask], style: str = "bare", ask_length: bool = False, lengths: Sequence[int] = (),
+                     give_input: bool = False):
     """A `datasets.Dataset` of proposer prompt/completion rows (plus the examples, as JSON, for novelty rewards, and the
-    asked length, see `asked_lengths`: the completion is the target's, so ask lengths that differ for GRPO only)."""
+    asked length, see `asked_lengths`: the completion is the target's, so ask lengths that differ for GRPO only); with
+    `give_input`, each prompt gives its target's input and the completion is the target's pipeline."""
     import datasets
     rows = {"prompt": [], "completion": [], "examples": [], "task_id": [], "asked_length": asked_lengths(ptasks, ask_length, lengths)}
     for i, (p, n) in enumerate(zip(ptasks, rows["asked_length"])):
-        ex = P.proposer_example([t.trajectory() for t in p.examples], p.target.trajectory(), style, length=n or None)
+        ex = P.proposer_example([t.trajectory() for t in p.examples], p.target.trajectory(), style, length=n or None,
+                                give_input=give_input)
         rows["prompt"].append(ex["prompt"]); rows["completion"].append(ex["completion"])
         rows["examples"].append(json.dumps([t.to_record(compact=True) for t in p.examples])); rows["task_id"].append(i)
     return datasets.Dataset.from_dict(rows)
