@@ -592,13 +592,25 @@ def _open(text: str) -> tuple[int, int]:
     return d, commas
 
 @patch
+def _to_finish(self: ProposalGrammar, text: str) -> int:
+    "The characters still to write to end the tool name that viable `text` ends in (0 when it is whole)."
+    t, rest = self._split(text)
+    *done, last = rest.split(", ")
+    if last.endswith(","): done, last = [*done, last[:-1]], " "          # ', ' half written: the space, then a name
+    for name in done: t = self.by_name[name].out_cls
+    return min((len(n) - len(last.strip()) for n in self.takes.get(t, ()) if n.startswith(last.strip())), default=0) + (last == " ")
+
+@patch
 def allows(self: ProposalGrammar, text: str, piece: str, left: int) -> bool:
-    "May `piece` follow `text` with `left` tokens to go, this one included? A new item (past `min_items`) or tool only with room to finish."
+    """May `piece` follow `text` with `left` tokens to go, this one included? A new item (past `min_items`) or tool only
+    with room to finish; in the pipeline, only what leaves a tool name that could be finished a character a token."""
+    tools = self._split(text)[1] is not None
     if piece.startswith(","):
-        if "\nFunctions: " in text:
+        if tools:
             if left <= 2: return False
         elif left <= self.reserve and (o := _open(text))[0] == 1 and o[1] + 1 >= self.min_items: return False
-    return self.viable(text + piece)
+    if not self.viable(text + piece): return False
+    return self._split(text + piece)[1] is None or self._to_finish(text + piece) < left
 
 # %% ../nbs/07_prompts.ipynb #08c35739
 class PipelineGrammar(ProposalGrammar):
@@ -609,7 +621,6 @@ class PipelineGrammar(ProposalGrammar):
     def __repr__(self): return f"PipelineGrammar({self.input_type.__name__}, {self.min_length} to {self.max_length} tools)"
     def _split(self, text): return (self.input_type, text[1:]) if text.startswith(" ") else (None, None)
     def viable(self, text): return text == "" or (text.startswith(" ") and self._chain(self.input_type, text[1:], False))
-    def allows(self, text, piece, left): return not (piece.startswith(",") and left <= 2) and self.viable(text + piece)
 
 # %% ../nbs/07_prompts.ipynb #74713295
 @functools.lru_cache(maxsize=16)
