@@ -233,12 +233,11 @@ def first_step_shares(sp: Path, data: Path, rounds: int, n: int = 300) -> dict:
 
 def one_value_shares(sp: Path, rounds: int) -> list:
     "Per round: the share of the harvested (certified) proposals whose input holds a single distinct value."
-    from wandering_light.typed_list import value_key
     from wandering_light.training.selfplay import harvest
     out = []
     for k in range(1, rounds + 1):
         h = harvest(sp / f"round-{k}" / "proposer" / "results" / "completions.jsonl")
-        out.append(round(sum(len({value_key(x) for x in t.input}) < 2 for t in h) / len(h), 3) if h else None)
+        out.append(round(sum(t.input.distinct() < 2 for t in h) / len(h), 3) if h else None)
     return out
 
 def upstream_eval(sp: Path, rounds: int, solver0: Path) -> dict:

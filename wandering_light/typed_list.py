@@ -251,6 +251,12 @@ def search_key(self: TypedList, strict: bool = False):
     "Key for deduplicating search states: keeps signed zeros apart (and dict order when `strict`)."
     return (self.item_type, tuple(value_key(x, True, strict) for x in self.items))
 
+# %% ../nbs/00_typed_list.ipynb #f3dd241f
+@patch
+def distinct(self: TypedList) -> int:
+    "The number of different values in the batch, by the answer key (-0.0 and 0.0 are one value)."
+    return len(set(self.answer_key()[1]))
+
 # %% ../nbs/00_typed_list.ipynb #4a6184fd
 @patch
 def to_json(self: TypedList) -> dict:

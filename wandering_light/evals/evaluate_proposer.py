@@ -18,7 +18,7 @@ __all__ = ['sample_attempts', 'ProposalSample', 'ProposerEval', 'score_proposals
            'evaluate_proposer', 'ProposerEvalConfig', 'main']
 
 # %% ../../nbs/10b_evaluate_proposer.ipynb #c0ecaa3c
-from ..typed_list import TypedList, value_key
+from ..typed_list import TypedList
 from ..function_def import FunctionDefSet
 from ..executor import Executor
 from .. import prompts as P
@@ -96,7 +96,7 @@ def _check(prompt: str, completion: str, fs: FunctionDefSet, ex: Executor,
     s = ProposalSample(prompt, completion, r.ok, r.error, P.render_typed_list(r.input) if r.input is not None else None,
                        r.pipeline.names if r.ok else None)
     if not r.ok: return s, None
-    if len({value_key(x) for x in r.input}) < min_values:
+    if r.input.distinct() < min_values:
         s.error = "few_values"; return s, None
     run = ex.run(r.pipeline, r.input)
     if not run.success:

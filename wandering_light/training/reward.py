@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, asdict
 from pathlib import Path
 from typing import Any, Callable, Sequence
 from fastcore.basics import patch
-from ..typed_list import TypedList, value_key
+from ..typed_list import TypedList
 from ..solver import SearchSpace, bfs
 from ..routes import RouteGraph
 from ..function_def import FunctionDefSet
@@ -194,7 +194,7 @@ def check_proposal(completion: str, examples: Sequence[InductionTask] = (), func
         return ProposalScore(completion, itext, ptext, None, kind, parsed.message, components={"validity": v})
     executor = executor or Executor(fs)
     run = executor.run(parsed.pipeline, parsed.input)
-    changed, distinct = run.success and run.output != parsed.input, len({value_key(x) for x in parsed.input})
+    changed, distinct = run.success and run.output != parsed.input, parsed.input.distinct()
     v, kind = proposal_validity(parsed, run.success, changed, distinct, min_values)
     why = {"no_op": "the pipeline leaves the input unchanged",
            "few_values": f"the input has {distinct} distinct value(s); at least {min_values} needed"}.get(kind, "")
