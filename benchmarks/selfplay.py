@@ -272,6 +272,9 @@ def summarise(res: dict, upstream: dict, start: dict, sp: Path, ask_run: Path | 
     sp_c, ct_c = curve(rounds), curve(control)
     return {
         "heldout_success_by_round": {"selfplay": sp_c, "control": ct_c},
+        "heldout_by_distance_by_round": {arm: [{d: round(v["success_rate"], 3) for d, v in e["solver_by_distance"].items()} for e in rs]
+                                         for arm, rs in (("selfplay", rounds), ("control", control))},
+        "heldout_tasks_by_distance": {d: v["tasks"] for d, v in rounds[0]["solver_by_distance"].items()},
         "gap_after_last_round_points": round(100 * (sp_c[-1] - ct_c[-1]), 1),
         "gain_over_start_points": {"selfplay": round(100 * (sp_c[-1] - sp_c[0]), 1), "control": round(100 * (ct_c[-1] - ct_c[0]), 1)},
         "best_round": {"selfplay": peak(sp_c), "control": peak(ct_c)},
