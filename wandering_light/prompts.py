@@ -627,6 +627,9 @@ class PipelineGrammar(ProposalGrammar):
 def _length_grammar(lo: int, hi: int, min_items: int = 1) -> ProposalGrammar:
     return ProposalGrammar(min_length=lo, max_length=hi, min_items=min_items)
 
+@functools.lru_cache(maxsize=64)
+def _pipeline_grammar(t: type, lo: int, hi: int) -> PipelineGrammar: return PipelineGrammar(t, min_length=lo, max_length=hi)
+
 def prompt_grammars(prompts: Sequence[str], functions: FunctionDefSet | None = None, max_length: int = 4,
                     min_items: int = 1) -> list[ProposalGrammar]:
     """One grammar per proposer prompt: exactly the length it asks for (`asked_length`), else 1 to `max_length` tools;
@@ -634,7 +637,9 @@ def prompt_grammars(prompts: Sequence[str], functions: FunctionDefSet | None = N
     def one(p):
         n, given = asked_length(p), given_input(p)
         lo, hi = (n, n) if n else (1, max_length)
-        if given is not None: return PipelineGrammar(_read_input(given, 10**9).item_type, functions, min_length=lo, max_length=hi)
+        if given is not None:
+            t = _read_input(given, 10**9).item_type
+            return _pipeline_grammar(t, lo, hi) if functions is None else PipelineGrammar(t, functions, min_length=lo, max_length=hi)
         return (_length_grammar(lo, hi, min_items) if functions is None
                 else ProposalGrammar(functions, min_length=lo, max_length=hi, min_items=min_items))
     return [one(p) for p in prompts]
