@@ -573,8 +573,13 @@ def _chain(self: ProposalGrammar, t: type, rest: str, final: bool) -> bool:
 def viable(self: ProposalGrammar, text: str) -> bool:
     "Can `text` still grow into a proposal of this grammar?"
     t, rest = self._split(text)
-    if rest is None: return self.head.fullmatch(text, partial=True) is not None
+    if rest is None: return self._head_viable(text)
     return t is not None and self._chain(t, rest, False)
+
+@patch
+def _head_viable(self: ProposalGrammar, text: str) -> bool:
+    "Can `text`, not yet past `Functions: `, still grow into the input line and that label?"
+    return self.head.fullmatch(text, partial=True) is not None
 
 @patch
 def complete(self: ProposalGrammar, text: str) -> bool:
@@ -592,25 +597,25 @@ def _open(text: str) -> tuple[int, int]:
     return d, commas
 
 @patch
-def _to_finish(self: ProposalGrammar, text: str) -> int:
-    "The characters still to write to end the tool name that viable `text` ends in (0 when it is whole)."
-    t, rest = self._split(text)
+def _to_finish(self: ProposalGrammar, t: type, rest: str) -> int:
+    "The characters still to write to end the tool name a viable pipeline `rest` (from input type `t`) ends in (0 when it is whole)."
     *done, last = rest.split(", ")
-    if last.endswith(","): done, last = [*done, last[:-1]], " "          # ', ' half written: the space, then a name
+    space = last.endswith(",")
+    if space: done, last = [*done, last[:-1]], ""                        # ', ' half written: its space, then a name
     for name in done: t = self.by_name[name].out_cls
-    return min((len(n) - len(last.strip()) for n in self.takes.get(t, ()) if n.startswith(last.strip())), default=0) + (last == " ")
+    return space + min((len(n) - len(last) for n in self.takes.get(t, ()) if n.startswith(last)), default=0)
 
 @patch
 def allows(self: ProposalGrammar, text: str, piece: str, left: int) -> bool:
     """May `piece` follow `text` with `left` tokens to go, this one included? A new item (past `min_items`) or tool only
     with room to finish; in the pipeline, only what leaves a tool name that could be finished a character a token."""
-    tools = self._split(text)[1] is not None
+    t, rest = self._split(text + piece)                 # a piece that begins with ',' never ends the `Functions: ` label
     if piece.startswith(","):
-        if tools:
+        if rest is not None:
             if left <= 2: return False
         elif left <= self.reserve and (o := _open(text))[0] == 1 and o[1] + 1 >= self.min_items: return False
-    if not self.viable(text + piece): return False
-    return self._split(text + piece)[1] is None or self._to_finish(text + piece) < left
+    if rest is None: return self._head_viable(text + piece)
+    return t is not None and self._chain(t, rest, False) and self._to_finish(t, rest) < left
 
 # %% ../nbs/07_prompts.ipynb #08c35739
 class PipelineGrammar(ProposalGrammar):
@@ -620,7 +625,7 @@ class PipelineGrammar(ProposalGrammar):
         self.input_type = input_type
     def __repr__(self): return f"PipelineGrammar({self.input_type.__name__}, {self.min_length} to {self.max_length} tools)"
     def _split(self, text): return (self.input_type, text[1:]) if text.startswith(" ") else (None, None)
-    def viable(self, text): return text == "" or (text.startswith(" ") and self._chain(self.input_type, text[1:], False))
+    def _head_viable(self, text): return text == ""                # no input line: only the empty text is before a name
 
 # %% ../nbs/07_prompts.ipynb #74713295
 @functools.lru_cache(maxsize=16)
