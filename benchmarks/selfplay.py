@@ -55,13 +55,15 @@ routes; `first_step_share` in the figures is its mean over each round's certifie
 `--proposal-inputs data` (`wl selfplay --proposal-inputs`) gives each proposer prompt a base task's input and has the
 proposer write only the pipeline: the solver's self-play tasks then keep the data's inputs, as the control's and the
 held-out tasks do, and differ from the control's only in the pipelines the proposer chose at the solver's edge.
+`--solver-replay N` (`wl selfplay --solver-replay`) has each solver round, in both arms, train on the tasks learnt in
+the N rounds before as well as its own, with the same steps: each arm keeps what it gathered over the rounds.
 Usage: python benchmarks/selfplay.py [--save] [--rounds 10] [--solver-minutes 6] [--proposer-minutes 4] [--run-dir DIR]
                                      [--depth-power P] [--novelty-window N] [--novelty-by pipeline|tool]
                                      [--ask-lengths 1,2,3|auto] [--ask-minutes 3]
                                      [--solver-labels oracle|own|own-trim] [--start-from DIR] [--constrained] [--solver-attempts 4]
                                      [--seed 0] [--solver-from CHECKPOINT] [--name selfplay] [--proposer-samples 64]
                                      [--proposer-candidates K] [--filter-width W] [--min-values N] [--share-power P]
-                                     [--proposal-inputs write|data]
+                                     [--proposal-inputs write|data] [--solver-replay N]
 """
 import argparse, json, shutil, statistics, sys
 from pathlib import Path
@@ -141,6 +143,8 @@ def main(argv):
                     "share) to this power (wl selfplay --learnability-share-power; default: off)")
     ap.add_argument("--proposal-inputs", default=None, choices=["write", "data"], help="who writes a proposal's input: the "
                     "proposer (write), or the data, each prompt giving a base task's input (wl selfplay --proposal-inputs)")
+    ap.add_argument("--solver-replay", type=int, default=None, help="each solver round also trains on the tasks learnt in "
+                    "the N rounds before (wl selfplay --solver-replay; default: off)")
     ap.add_argument("--name", default="selfplay", help="results file: benchmarks/results/NAME.json (and NAME_arms.png)")
     a = ap.parse_args(argv)
     import torch
@@ -167,6 +171,7 @@ def main(argv):
          *(["--proposal-min-values", str(a.min_values)] if a.min_values else []),
          *(["--learnability-share-power", str(a.share_power)] if a.share_power else []),
          *(["--proposal-inputs", a.proposal_inputs] if a.proposal_inputs else []),
+         *(["--solver-replay", str(a.solver_replay)] if a.solver_replay else []),
          "--learnability-depth-power", str(a.depth_power), "--novelty-window", str(a.novelty_window),
          "--novelty-by", a.novelty_by,
          "--proposer-temperature", str(a.proposer_temperature), "--solver-labels", a.solver_labels, "--run-dir", str(sp),
@@ -183,7 +188,7 @@ def main(argv):
                    "proposer_lr": a.proposer_lr, "proposer_temperature": a.proposer_temperature, "solver_attempts": a.solver_attempts,
                    "proposer_samples": a.proposer_samples, "proposer_candidates": a.proposer_candidates,
                    "filter_width": a.filter_width, "min_values": a.min_values, "share_power": a.share_power,
-                   "proposal_inputs": a.proposal_inputs,
+                   "proposal_inputs": a.proposal_inputs, "solver_replay": a.solver_replay,
                    "learnability_depth_power": a.depth_power, "novelty_window": a.novelty_window,
                    "novelty_by": a.novelty_by, "solver_labels": a.solver_labels,
                    "constrained": a.constrained, "start_from": a.start_from, "seed": a.seed,
@@ -281,10 +286,11 @@ def summarise(res: dict, upstream: dict, start: dict, sp: Path, ask_run: Path | 
         "upstream480_stepwise": upstream,
         "calibration_by_round": {"selfplay": [e["calibration"] for e in rounds], "control": [e["calibration"] for e in control]},
         "proposer_by_round": by_round(pf), "proposer_worst_over_rounds_1_on": worst(pf),
-        "harvest_by_round": [{k: e[k] for k in ("round", "certified", "used", "tasks", "learnt", "learnt_proposals", "proposal_distances")
+        "harvest_by_round": [{k: e[k] for k in ("round", "certified", "used", "tasks", "learnt", "learnt_proposals", "trained",
+                                                     "proposal_distances")
                           if k in e} for e in harv],
-        "learnt_by_round": {arm: [e.get("learnt") for e in sorted(read_events(d, "harvest"), key=lambda e: e["round"])]
-                            for arm, d in (("selfplay", sp), ("control", sp / "control"))},
+        **{f"{what}_by_round": {arm: [e.get(what) for e in sorted(read_events(d, "harvest"), key=lambda e: e["round"])]
+                                for arm, d in (("selfplay", sp), ("control", sp / "control"))} for what in ("learnt", "trained")},
         "start": {"solver_train_minutes": start_minutes(start, solver_from),
                   "proposer_train_minutes": round(sum(start[k]["result"]["train_seconds"] for k in ("proposer0", "proposer1")
                                                       if start.get(k)) / 60, 2)},

@@ -15,8 +15,8 @@ from typing import Sequence
 
 # %% auto #0
 __all__ = ['AUTO_LENGTHS', 'harvest', 'round_seed', 'route_p_solve', 'proposer_figures', 'track_round', 'ask_mix', 'round_asks',
-           'round_tasks', 'trim_route', 'own_route_tasks', 'train_solver', 'play_round', 'base_tasks', 'run_selfplay',
-           'run_control', 'selfplay_report', 'plot_arms', 'main']
+           'round_tasks', 'trim_route', 'own_route_tasks', 'train_solver', 'replay_data', 'play_round', 'base_tasks',
+           'run_selfplay', 'run_control', 'selfplay_report', 'plot_arms', 'main']
 
 # %% ../../nbs/15_selfplay.ipynb #c7e7a4ae
 import torch
@@ -165,18 +165,29 @@ def own_route_tasks(tasks: Sequence[InductionTask], attempts: Sequence[Sequence]
     return out
 
 # %% ../../nbs/15_selfplay.ipynb #19301efe
-def train_solver(cfg: SelfPlayConfig, rd: Path, solver_path: str) -> str:
-    "The solver's round on `rd/tasks`: GRPO (one-shot) or SFT on the next tools of their labels (step-wise); returns the new model."
-    out = rd / "solver"
+def train_solver(cfg: SelfPlayConfig, rd: Path, solver_path: str, data: Path | None = None) -> str:
+    "The solver's round on `data` (default `rd/tasks`): GRPO (one-shot) or SFT on the next tools of their labels (step-wise); returns the new model."
+    out, data = rd / "solver", data or rd / "tasks"
     if cfg.solver_kind == "oneshot":
-        _grpo(out, solver_path, rd / "tasks", cfg.solver_steps, "induction", cfg, select_from=0, learning_rate=cfg.solver_lr)
+        _grpo(out, solver_path, data, cfg.solver_steps, "induction", cfg, select_from=0, learning_rate=cfg.solver_lr)
     else:
-        run_sft(sft_args(["--task", "steps", "--model-name", solver_path, "--data", str(rd / "tasks"), "--run-dir", str(out),
+        run_sft(sft_args(["--task", "steps", "--model-name", solver_path, "--data", str(data), "--run-dir", str(out),
                           "--max-steps", str(cfg.solver_steps), "--batch-size", str(cfg.solver_batch_size), "--seed", str(cfg.seed),
                           "--learning-rate", str(cfg.solver_lr), "--save-steps", str(max(1, cfg.solver_steps // 2)), "--no-eval",
                           "--quiet", *(["--threads", str(cfg.threads)] if cfg.threads else []),
                           *(["--resume"] if (out / "config.json").exists() else [])]))
     return str(out / "model")
+
+# %% ../../nbs/15_selfplay.ipynb #06d488c3
+def replay_data(cfg: SelfPlayConfig, run_path: Path, k: int) -> Path:
+    "The directory of round `k`'s solver data: `round-k/tasks`, or with --solver-replay N those tasks and the N rounds' before (`round-k/replay`)."
+    rd = run_path / f"round-{k}"
+    if not cfg.solver_replay: return rd / "tasks"
+    f = rd / "replay" / "train.jsonl.gz"
+    if not f.exists():
+        files = [run_path / f"round-{j}" / "tasks" / "train.jsonl.gz" for j in range(max(1, k - cfg.solver_replay), k + 1)]
+        write_tasks(f, [t for g in files if g.exists() for t in read_tasks(g)])
+    return f.parent
 
 # %% ../../nbs/15_selfplay.ipynb #2374106b
 def play_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, proposer_path: str, base: list,
@@ -199,13 +210,14 @@ def play_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, propo
         write_tasks(f, tasks if cfg.solver_labels == "oracle" else
                     own_route_tasks(tasks, _attempt_fn(cfg, solver or start_model(solver_path, cfg.seed)[:2])(tasks),
                                     trim=cfg.solver_labels == "own-trim"))
-    learnt, keys = read_tasks(f), {t.key for t in got}
+    learnt, keys, data = read_tasks(f), {t.key for t in got}, replay_data(cfg, run.path, k)
+    trained = read_tasks(data / "train.jsonl.gz")
     if not run.logged(f"harvest-{k}"):
         run.log("harvest", key=f"harvest-{k}", round=k, certified=len(got), used=min(len(got), len(tasks)), tasks=len(tasks),
-                learnt=len(learnt), learnt_proposals=sum(t.key in keys for t in learnt),
+                learnt=len(learnt), learnt_proposals=sum(t.key in keys for t in learnt), trained=len(trained),
                 proposal_distances=dict(sorted(Counter(str(t.distance) for t in got).items())),
                 asked_lengths=asks if cfg.arm == "selfplay" else None)
-    return (train_solver(cfg, rd, solver_path) if learnt else solver_path), proposer_path
+    return (train_solver(cfg, rd, solver_path, data) if trained else solver_path), proposer_path
 
 # %% ../../nbs/15_selfplay.ipynb #036ac674
 def base_tasks(cfg: SelfPlayConfig, path: Path) -> tuple[list, list]:

@@ -34,6 +34,9 @@ class SelfPlayConfig:
                               "cut to its shortest sub-sequence of tools that still solves the task, found by running "
                               "them (own-trim: no detours learnt)", choices=["oracle", "own", "own-trim"])
     solver_batch_size: int = _opt(64, "step-wise solver: examples per SFT step", min=1)
+    solver_replay: int | None = _opt(None, "the solver also trains each round on the tasks it learnt in the N rounds "
+                                     "before (a replay of earlier rounds' tasks, with the same steps; none or 0: the "
+                                     "round's own only)", min=0)
     control: bool = _opt(False, "also run the control arm in RUN/control: the same rounds from the same models, the solver "
                          "trained on as many random certified tasks from the base data instead of proposals")
     arm: str = _opt("selfplay", "this run's arm (--control sets the control arm up itself)", choices=["selfplay", "control"])
