@@ -211,7 +211,7 @@ def play_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, propo
                     own_route_tasks(tasks, _attempt_fn(cfg, solver or start_model(solver_path, cfg.seed)[:2])(tasks),
                                     trim=cfg.solver_labels == "own-trim"))
     learnt, keys, data = read_tasks(f), {t.key for t in got}, replay_data(cfg, run.path, k)
-    trained = read_tasks(data / "train.jsonl.gz")
+    trained = learnt if data == f.parent else read_tasks(data / "train.jsonl.gz")
     if not run.logged(f"harvest-{k}"):
         run.log("harvest", key=f"harvest-{k}", round=k, certified=len(got), used=min(len(got), len(tasks)), tasks=len(tasks),
                 learnt=len(learnt), learnt_proposals=sum(t.key in keys for t in learnt), trained=len(trained),
