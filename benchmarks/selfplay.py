@@ -271,7 +271,8 @@ def summarise(res: dict, upstream: dict, start: dict, sp: Path, ask_run: Path | 
     pf, pre = [e["proposer"] for e in rounds if e["proposer"]], [e["proposer_filtered"] for e in rounds if e.get("proposer_filtered")]
     by_round = lambda ps: [{k: round(v, 3) for k, v in p.items() if k != "num_samples"} for p in ps]
     worst = lambda ps: worst_figures(ps[1:]) if len(ps) > 1 else None
-    harv = sorted(read_events(sp, "harvest"), key=lambda e: e["round"])
+    harvests = {arm: sorted(read_events(d, "harvest"), key=lambda e: e["round"]) for arm, d in (("selfplay", sp), ("control", sp / "control"))}
+    harv = harvests["selfplay"]
     peak = lambda xs: max(range(len(xs)), key=xs.__getitem__)
     span = lambda d: round((lambda t: (max(t) - min(t)) / 60)([e["time"] for e in read_events(d, "round")]), 1)
     sp_c, ct_c = curve(rounds), curve(control)
@@ -289,8 +290,7 @@ def summarise(res: dict, upstream: dict, start: dict, sp: Path, ask_run: Path | 
         "harvest_by_round": [{k: e[k] for k in ("round", "certified", "used", "tasks", "learnt", "learnt_proposals", "trained",
                                                      "proposal_distances")
                           if k in e} for e in harv],
-        **{f"{what}_by_round": {arm: [e.get(what) for e in sorted(read_events(d, "harvest"), key=lambda e: e["round"])]
-                                for arm, d in (("selfplay", sp), ("control", sp / "control"))} for what in ("learnt", "trained")},
+        **{f"{what}_by_round": {arm: [e.get(what) for e in hs] for arm, hs in harvests.items()} for what in ("learnt", "trained")},
         "start": {"solver_train_minutes": start_minutes(start, solver_from),
                   "proposer_train_minutes": round(sum(start[k]["result"]["train_seconds"] for k in ("proposer0", "proposer1")
                                                       if start.get(k)) / 60, 2)},
