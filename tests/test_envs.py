@@ -26,12 +26,15 @@ def server():
            "--types", "int", "str", "--palette-size", "8"]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
-        for _ in range(300):
+        # A generous deadline: the server imports its libraries first, which took over 30 s on a loaded 2-core machine.
+        deadline = time.monotonic() + 120
+        while True:
             if p.poll() is not None: pytest.fail(f"server exited: {p.stdout.read().decode()[-2000:]}")
             try:
                 with socket.create_connection(("127.0.0.1", port), timeout=0.2): break
-            except OSError: time.sleep(0.1)
-        else: pytest.fail("server did not start in 30 s")
+            except OSError:
+                if time.monotonic() > deadline: pytest.fail("server did not start in 120 s")
+                time.sleep(0.1)
         yield f"http://127.0.0.1:{port}"
     finally:
         p.terminate(); p.wait(10)
