@@ -67,7 +67,7 @@ chromium:
 TEST_WORKERS ?= 2
 test: $(VENV)/.dev-installed chromium
 	$(BIN)/python tools/check_nbdev_sync.py
-	WL_CHROMIUM=$(CHROMIUM) HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_DATASETS_OFFLINE=1 WANDB_MODE=offline $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder $(PYTEST_ARGS)
+	WL_CHROMIUM=$(CHROMIUM) HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_DATASETS_OFFLINE=1 WANDB_MODE=offline $(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 DASHBOARD_ARGS ?=
 dashboard: $(VENV)/.dev-installed
