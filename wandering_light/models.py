@@ -421,11 +421,23 @@ class GrammarLogits(LogitsProcessor):
     list; rows of one batch, their new text after `start`."""
     def __init__(self, grammar, pieces: list, start: int, max_new_tokens: int, eos: set, top: int = 48):
         self.g, self.pieces, self.start, self.max_new, self.top, self.eos = grammar, pieces, start, max_new_tokens, top, eos
+        self.first = [None if i in eos or not p else p[0] for i, p in enumerate(pieces)]    # each token's first character
     def ok(self, text: str, i: int, left: int, g=None) -> bool:
         "May token `i` follow `text` with `left` tokens to go (under grammar `g`, default the one grammar)?"
         g = g or self.g
         if i in self.eos: return g.complete(text)
         return bool(self.pieces[i]) and g.allows(text, self.pieces[i], left)
+
+# %% ../nbs/08_models.ipynb #67811437
+@patch
+def allowed(self: GrammarLogits, text: str, ids: Sequence[int], left: int, g=None) -> list[int]:
+    """The tokens of `ids` that may follow `text`, in order. Where the grammar has `viable`, one check of a first character
+    rules out every token that begins with it (a text that cannot grow into a proposal never can again)."""
+    g = g or self.g
+    viable, first = getattr(g, "viable", None), self.first
+    dead = {c for c in {first[i] for i in ids} - {None} if not viable(text + c)} if viable else set()
+    return [i for i in ids if first[i] not in dead and self.ok(text, i, left, g)]
+
 
 # %% ../nbs/08_models.ipynb #be97a64b
 @patch
@@ -436,8 +448,8 @@ def __call__(self: GrammarLogits, input_ids, scores):
     for r, row in enumerate(input_ids[:, self.start:].tolist()):
         if any(t in self.eos for t in row): out[r] = scores[r]; continue          # ended: generate pads it
         text, g = "".join(self.pieces[t] or "" for t in row), self.g[r] if isinstance(self.g, list) else self.g
-        ids = [i for i in order[r][:self.top] if self.ok(text, i, left, g)]
-        ids = ids or [i for i in order[r][self.top:] if self.ok(text, i, left, g)] or sorted(self.eos)
+        ids = self.allowed(text, order[r][:self.top], left, g)
+        ids = ids or self.allowed(text, order[r][self.top:], left, g) or sorted(self.eos)
         out[r, ids] = scores[r, ids]
     return out
 
