@@ -63,11 +63,12 @@ chromium:
 	else echo "no $(CHROMIUM), and not root with apt-get: the browser tests will be skipped"; fi
 
 # The suite runs on TEST_WORKERS pytest-xdist workers, one test at a time each (2: the CI machine's cores); 0 runs it
-# in this process, as a plain `pytest` does.
+# in this process, as a plain `pytest` does. A worker that runs out of tests takes the ones still queued for the other
+# (`--dist worksteal`), so no worker sits idle while a long notebook waits behind another in the other's queue.
 TEST_WORKERS ?= 2
 test: $(VENV)/.dev-installed chromium
 	$(BIN)/python tools/check_nbdev_sync.py
-	WL_CHROMIUM=$(CHROMIUM) HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_DATASETS_OFFLINE=1 WANDB_MODE=offline $(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
+	WL_CHROMIUM=$(CHROMIUM) HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_DATASETS_OFFLINE=1 WANDB_MODE=offline $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 DASHBOARD_ARGS ?=
 dashboard: $(VENV)/.dev-installed
