@@ -448,7 +448,7 @@ def __call__(self: GrammarLogits, input_ids, scores):
     for r, row in enumerate(input_ids[:, self.start:].tolist()):
         if any(t in self.eos for t in row): out[r] = scores[r]; continue          # ended: generate pads it
         text, g = "".join(self.pieces[t] or "" for t in row), self.g[r] if isinstance(self.g, list) else self.g
-        ids = self.allowed(text, order[r][:self.top], left, g)
+        ids = [i for i in order[r][:self.top] if self.ok(text, i, left, g)]      # mostly fit: checked alone
         ids = ids or self.allowed(text, order[r][self.top:], left, g) or sorted(self.eos)
         out[r, ids] = scores[r, ids]
     return out
