@@ -57,6 +57,7 @@ proposer write only the pipeline: the solver's self-play tasks then keep the dat
 held-out tasks do, and differ from the control's only in the pipelines the proposer chose at the solver's edge.
 `--solver-replay N` (`wl selfplay --solver-replay`) has each solver round, in both arms, train on the tasks learnt in
 the N rounds before as well as its own, with the same steps: each arm keeps what it gathered over the rounds.
+A finished run given a larger `--rounds` (same --run-dir and options) goes on from its last round in both arms.
 Usage: python benchmarks/selfplay.py [--save] [--rounds 10] [--solver-minutes 6] [--proposer-minutes 4] [--run-dir DIR]
                                      [--depth-power P] [--novelty-window N] [--novelty-by pipeline|tool]
                                      [--ask-lengths 1,2,3|auto] [--ask-minutes 3]
@@ -160,6 +161,7 @@ def main(argv):
     proposer = base / ("proposer1" if a.proposer_minutes2 else "proposer0") / "model"
     if a.ask_lengths: proposer = Path(ask_proposer(run, proposer, a)["result"]["model"])
     sp = run / "selfplay"
+    more_rounds(run, a.rounds)
     res = stage(run, "selfplay", lambda: run_selfplay(sp_args(
         ["--solver-model", str(solver0), "--proposer-model", str(proposer),
          "--solver-kind", "stepwise", "--control", "--rounds", str(a.rounds), "--proposer-steps", str(a.proposer_steps),
@@ -196,6 +198,15 @@ def main(argv):
                    "solver_from": a.solver_from}}
     if a.save: shutil.copy(sp / "plots" / "arms.png", Path(__file__).parent / "results" / f"{a.name}_arms.png")
     report(a.name, figures, argv, script="selfplay")
+
+def more_rounds(run: Path, rounds: int) -> None:
+    """A finished run asked for more --rounds than it played: forget its self-play stages, so that `wl selfplay --resume`
+    plays the new rounds in both arms (the rounds played are kept) and the stages after it measure the last round."""
+    f = run / "stages.json"
+    done = json.loads(f.read_text()) if f.exists() else {}
+    if "selfplay" in done and len(done["selfplay"]["result"]["rounds"]) - 1 < rounds:
+        f.write_text(json.dumps({k: v for k, v in done.items()
+                                 if k not in ("selfplay", "upstream", "first_step_share", "one_value_share")}, indent=1))
 
 def ask_proposer(run: Path, start: Path, a) -> dict:
     "The start proposer, taught for --ask-minutes more on prompts that name their target's length (stage `proposer_ask`)."

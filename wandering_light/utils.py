@@ -151,6 +151,15 @@ def _same_setting(a, b) -> bool:
     if a == b: return True
     return isinstance(a, str) and isinstance(b, str) and "/" in a and "/" in b and Path(a).resolve() == Path(b).resolve()
 
+def _moves(made, now: Path) -> list[tuple[str | None, str]]:
+    """The (then, now) folder pairs under which a resumed run's paths are compared: the run's parent folder, and the folder
+    above the trailing names its two spellings share (a sub-run several levels down a job copied under another name)."""
+    if not isinstance(made, str): return [(None, str(now.parent))]
+    a, b = Path(made).parts, now.parts
+    n = next((i for i in range(min(len(a), len(b))) if a[-1 - i] != b[-1 - i]), min(len(a), len(b)))
+    deep = [(str(Path(*a[:-n])), str(Path(*b[:-n])))] if 0 < n < min(len(a), len(b)) else []
+    return list(dict.fromkeys([(str(Path(made).parent), str(now.parent)), *deep]))
+
 def _rehome(v, parent: str | None):
     "`v` (a config value: strings, lists, dicts) with each path under the folder `parent` spelt from that folder: `{run}/...`."
     if not parent or parent == ".": return v
@@ -171,8 +180,8 @@ class RunDir:
             old = _read_run_config(cfg_path)
             made = old.pop(MADE_AT, old.get("run_dir"))                  # runs from before _made_at: their run_dir, if any
             if config is not None:
-                was, now = str(Path(made).parent) if isinstance(made, str) else None, str(self.path.parent)
-                same = lambda k: _same_setting(old.get(k), config.get(k)) or _rehome(old.get(k), was) == _rehome(config.get(k), now)
+                same = lambda k: _same_setting(old.get(k), config.get(k)) or any(
+                    _rehome(old.get(k), was) == _rehome(config.get(k), now) for was, now in _moves(made, self.path))
                 diff = sorted(k for k in set(old) | set(config) if k not in set(ignore_keys) and not same(k))
                 if diff: raise UserError(f"{self.path} holds a run with a different config ({', '.join(diff)}); use another directory")
             self.config = old

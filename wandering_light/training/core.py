@@ -16,8 +16,8 @@ from typing import Callable, Sequence
 __all__ = ['TRACKERS', 'VOLATILE', 'LORA_TARGETS', 'is_main_process', 'wait_for', 'last_checkpoint', 'device_kwargs', 'tracking',
            'quiet_progress', 'BarCallback', 'quiet_trainer', 'RunDirCallback', 'EvalCallback', 'StopCallback',
            'ClockSchedule', 'TrainOptions', 'run_config', 'recipe_path', 'load_recipe', 'with_recipe', 'open_run',
-           'run_guard', 'start_model', 'lora_config', 'save_final', 'plot_curves', 'curve_table', 'TrainRun',
-           'run_trainer']
+           'grow_config', 'run_guard', 'start_model', 'lora_config', 'save_final', 'plot_curves', 'curve_table',
+           'TrainRun', 'run_trainer']
 
 # %% ../../nbs/11a_training_core.ipynb #1be868e9
 import torch
@@ -367,15 +367,28 @@ def with_recipe(argv: Sequence[str] | None, shortcuts: dict[str, str]) -> list[s
     return argv
 
 # %% ../../nbs/11a_training_core.ipynb #8e9078f4
-def open_run(cfg, default_dir: str) -> RunDir:
-    "Open the run directory for `cfg` (new, or resumed with --resume; a run there without --resume is an error)."
+def open_run(cfg, default_dir: str, grow: Sequence[str] = ()) -> RunDir:
+    """Open the run directory for `cfg` (new, or resumed with --resume; a run there without --resume is an error).
+    The options named in `grow` may be raised when a run is resumed (self-play's --rounds): `config.json` takes the new value."""
     path = Path(cfg.run_dir or default_dir)
     if not is_main_process():                  # the main process checks and creates it; the others follow
         wait_for(path / "config.json", f"{path}/config.json")
-        return RunDir(path, run_config(cfg), resume=True, ignore_keys=VOLATILE)
+        return RunDir(path, run_config(cfg), resume=True, ignore_keys=VOLATILE | set(grow))
     if (path / "config.json").exists() and not cfg.resume:
         raise UserError(f"{path} already holds a run; pass --resume to continue it, or choose another --run-dir")
-    return RunDir(path, run_config(cfg), resume=True, ignore_keys=VOLATILE)
+    run = RunDir(path, run_config(cfg), resume=True, ignore_keys=VOLATILE | set(grow))
+    if run.resumed and grow: grow_config(run, cfg, grow)
+    return run
+
+def grow_config(run: RunDir, cfg, keys: Sequence[str]) -> None:
+    "Raise the options `keys` of a resumed run's `config.json` to `cfg`'s values; lowering one is an error."
+    for k in keys:
+        if getattr(cfg, k) < run.config.get(k, getattr(cfg, k)):
+            raise UserError(f"{run.path} holds a run with --{k.replace('_', '-')} {run.config[k]}: resuming can raise it, not lower it")
+    f = run.path / "config.json"
+    run.config |= {k: getattr(cfg, k) for k in keys}
+    write_json_atomic(f, json.loads(f.read_text()) | {k: getattr(cfg, k) for k in keys})
+
 
 # %% ../../nbs/11a_training_core.ipynb #ebb563a9
 def run_guard(run: RunDir):

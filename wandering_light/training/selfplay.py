@@ -238,7 +238,7 @@ def run_selfplay(cfg: SelfPlayConfig) -> dict:
     from tqdm.auto import tqdm
     if cfg.threads: torch.set_num_threads(cfg.threads)
     quiet_progress(cfg.verbose)
-    run = open_run(cfg, cfg.run_dir)
+    run = open_run(cfg, cfg.run_dir, grow=["rounds"])    # a finished run can be given more rounds
     with run_guard(run):
         for m in (cfg.solver_model, cfg.proposer_model): check_model_ref(m)      # a wrong model fails now, before the data
         base, held = base_tasks(cfg, run.path)
