@@ -19,7 +19,7 @@ class SelfPlayConfig:
     "The options of `wl selfplay`."
     solver_model: str = field(metadata={"help": "the starting solver (an induction or step-wise checkpoint)"})
     proposer_model: str = field(metadata={"help": "the starting proposer (a proposer checkpoint, or a size)"})
-    rounds: int = _opt(3, "proposer and solver rounds", min=1)
+    rounds: int = _opt(3, "proposer and solver rounds (raise it with --resume to play more rounds of a finished run)", min=1)
     proposer_steps: int = _opt(20, "GRPO steps of each proposer round", min=1)
     solver_steps: int = _opt(20, "training steps of each solver round (GRPO one-shot, SFT step-wise)", min=1)
     proposer_lr: float = _opt(1e-4, "the proposer rounds' learning rate")
