@@ -285,7 +285,9 @@ def summarise(res: dict, upstream: dict, start: dict, sp: Path, ask_run: Path | 
     harvests = {arm: sorted(read_events(d, "harvest"), key=lambda e: e["round"]) for arm, d in (("selfplay", sp), ("control", sp / "control"))}
     harv = harvests["selfplay"]
     peak = lambda xs: max(range(len(xs)), key=xs.__getitem__)
-    span = lambda d: round((lambda t: (max(t) - min(t)) / 60)([e["time"] for e in read_events(d, "round")]), 1)
+    def span(d):     # rounds 1 on: each round's wall_s (a resumed run's pause left out), else the time since the round before
+        ev = read_events(d, "round")
+        return round(sum(e.get("wall_s", e["time"] - p["time"]) for p, e in zip(ev, ev[1:])) / 60, 1)
     sp_c, ct_c = curve(rounds), curve(control)
     return {
         "heldout_success_by_round": {"selfplay": sp_c, "control": ct_c},

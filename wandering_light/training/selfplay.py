@@ -97,9 +97,12 @@ def proposer_figures(cfg: SelfPlayConfig, path: Path, k: int, solver, proposer, 
     if candidates > 1: ask |= dict(candidates=candidates, p_fn=route_p_solve(solver, width=width))
     return evaluate_proposer(*proposer, *solver, base, cfg.proposer_samples, cfg.solver_attempts, **ask).figures()
 
-def track_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, proposer_path: str, held: list, base: list) -> dict:
-    "Round `k`'s figures (logged once): the solver's held-out success and calibration; the proposer's figures against it (raw and pre-filtered)."
+def track_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, proposer_path: str, held: list, base: list,
+                t0: float | None = None) -> dict:
+    """Round `k`'s figures (logged once): the solver's held-out success and calibration; the proposer's figures against it
+    (raw and pre-filtered); `wall_s`, the seconds since `t0` (the round's start; default: now), pauses of a resumed run left out."""
     if run.logged(f"round-{k}"): return next(e for e in run.events("round") if e["round"] == k)
+    t0 = time.perf_counter() if t0 is None else t0
     solver = start_model(solver_path, cfg.seed)[:2]
     ev = evaluate_stepwise(*solver, held) if cfg.solver_kind == "stepwise" else evaluate_induction(*solver, held)
     e = {"round": k, "arm": cfg.arm, "solver": solver_path, "solver_success": ev["success_rate"],
@@ -110,6 +113,7 @@ def track_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, prop
         if cfg.proposer_candidates > 1:                       # the same prompts, K candidates each, the unsure one kept
             e["proposer_filtered"] = proposer_figures(cfg, run.path, k, solver, proposer, base, cfg.proposer_candidates,
                                                       cfg.proposer_filter_width or 0)
+    e["wall_s"] = round(time.perf_counter() - t0, 1)
     run.log("round", key=f"round-{k}", **e)
     return e
 
@@ -246,8 +250,9 @@ def run_selfplay(cfg: SelfPlayConfig) -> dict:
         solver_path, proposer_path = cfg.solver_model, cfg.proposer_model
         rounds = [track_round(run, cfg, 0, solver_path, proposer_path, held, base)]
         for k in tqdm(range(1, cfg.rounds + 1), desc=f"{cfg.arm} rounds", disable=cfg.quiet):
+            t0 = time.perf_counter()
             solver_path, proposer_path = play_round(run, cfg, k, solver_path, proposer_path, base, exclude)
-            rounds.append(track_round(run, cfg, k, solver_path, proposer_path, held, base))
+            rounds.append(track_round(run, cfg, k, solver_path, proposer_path, held, base, t0))
         control = run_control(cfg, run.path)["rounds"] if cfg.control else None
         run.write_report(selfplay_report(run, rounds, control))
         summary = {"rounds": rounds, "control": control, "solver": solver_path, "proposer": proposer_path}
