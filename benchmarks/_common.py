@@ -53,6 +53,14 @@ def stage(run: Path, name: str, fn):
         f.write_text(json.dumps(done, indent=1))
     return json.loads(f.read_text())[name]
 
+def forget_stages(run: Path, first: str) -> None:
+    "Forget stage `first` and every stage finished after it (stages.json keeps them in the order they finished)."
+    f = run / "stages.json"
+    done = json.loads(f.read_text()) if f.exists() else {}
+    if first in done:
+        names = list(done)
+        f.write_text(json.dumps({k: done[k] for k in names[:names.index(first)]}, indent=1))
+
 def same_settings(run: Path, a, keys) -> None:
     "Keep a run directory to one set of settings (the options `keys` of `a`): otherwise exit with a one-line error."
     same = {k: getattr(a, k) for k in keys}

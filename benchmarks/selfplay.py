@@ -57,6 +57,9 @@ proposer write only the pipeline: the solver's self-play tasks then keep the dat
 held-out tasks do, and differ from the control's only in the pipelines the proposer chose at the solver's edge.
 `--solver-replay N` (`wl selfplay --solver-replay`) has each solver round, in both arms, train on the tasks learnt in
 the N rounds before as well as its own, with the same steps: each arm keeps what it gathered over the rounds.
+`--harvest-candidates K` (`wl selfplay --harvest-candidates`) has the pre-filter choose the solver's self-play tasks: after
+its GRPO, the round's proposer writes K candidates for each of --round-tasks prompts, and the one whose P(solve) (over
+--filter-width routes) is nearest 0.5 is kept.
 A finished run given a larger `--rounds` (same --run-dir and options) goes on from its last round in both arms.
 Usage: python benchmarks/selfplay.py [--save] [--rounds 10] [--solver-minutes 6] [--proposer-minutes 4] [--run-dir DIR]
                                      [--depth-power P] [--novelty-window N] [--novelty-by pipeline|tool]
@@ -64,12 +67,12 @@ Usage: python benchmarks/selfplay.py [--save] [--rounds 10] [--solver-minutes 6]
                                      [--solver-labels oracle|own|own-trim] [--start-from DIR] [--constrained] [--solver-attempts 4]
                                      [--seed 0] [--solver-from CHECKPOINT] [--name selfplay] [--proposer-samples 64]
                                      [--proposer-candidates K] [--filter-width W] [--min-values N] [--share-power P]
-                                     [--proposal-inputs write|data] [--solver-replay N]
+                                     [--proposal-inputs write|data] [--solver-replay N] [--harvest-candidates K]
 """
 import argparse, json, shutil, statistics, sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import report, stage, worst_figures
+from _common import forget_stages, report, stage, worst_figures
 
 def sft_options(data: Path, threads: int) -> list[str]:
     "The SFT options every starting model of this benchmark shares."
@@ -113,6 +116,8 @@ def main(argv):
                     "as pre-filter: this many candidates per prompt, the one nearest 0.5 kept (1: raw figures only)")
     ap.add_argument("--filter-width", type=int, default=0, help="the pre-filter's P(solve): 0, the greedy route's probability; "
                     "W, one sampled rollout's chance over the W likeliest routes at each step (Policy.solve_mass)")
+    ap.add_argument("--harvest-candidates", type=int, default=1, help="the self-play arm's round tasks: sampled afresh from the "
+                    "round's proposer, this many candidates a prompt, the one of P(solve) nearest 0.5 kept (1: the GRPO's proposals)")
     ap.add_argument("--eval-tasks", type=int, default=300, help="held-out (validation split) tasks measured every round")
     ap.add_argument("--solver-steps", type=int, default=30)
     ap.add_argument("--round-tasks", type=int, default=192)
@@ -170,6 +175,7 @@ def main(argv):
          "--data", str(base / "data"), "--eval-tasks", str(a.eval_tasks), "--proposer-samples", str(a.proposer_samples),
          "--proposer-candidates", str(a.proposer_candidates),
          *(["--proposer-filter-width", str(a.filter_width)] if a.filter_width else []),
+         *(["--harvest-candidates", str(a.harvest_candidates)] if a.harvest_candidates > 1 else []),
          *(["--proposal-min-values", str(a.min_values)] if a.min_values else []),
          *(["--learnability-share-power", str(a.share_power)] if a.share_power else []),
          *(["--proposal-inputs", a.proposal_inputs] if a.proposal_inputs else []),
@@ -189,7 +195,7 @@ def main(argv):
                    "solver_lr": a.solver_lr, "proposer_steps": a.proposer_steps, "proposer_batch": 32,
                    "proposer_lr": a.proposer_lr, "proposer_temperature": a.proposer_temperature, "solver_attempts": a.solver_attempts,
                    "proposer_samples": a.proposer_samples, "proposer_candidates": a.proposer_candidates,
-                   "filter_width": a.filter_width, "min_values": a.min_values, "share_power": a.share_power,
+                   "filter_width": a.filter_width, "harvest_candidates": a.harvest_candidates, "min_values": a.min_values, "share_power": a.share_power,
                    "proposal_inputs": a.proposal_inputs, "solver_replay": a.solver_replay,
                    "learnability_depth_power": a.depth_power, "novelty_window": a.novelty_window,
                    "novelty_by": a.novelty_by, "solver_labels": a.solver_labels,
@@ -204,9 +210,7 @@ def more_rounds(run: Path, rounds: int) -> None:
     plays the new rounds in both arms (the rounds played are kept) and the stages after it measure the last round."""
     f = run / "stages.json"
     done = json.loads(f.read_text()) if f.exists() else {}
-    if "selfplay" in done and len(done["selfplay"]["result"]["rounds"]) - 1 < rounds:
-        f.write_text(json.dumps({k: v for k, v in done.items()
-                                 if k not in ("selfplay", "upstream", "first_step_share", "one_value_share")}, indent=1))
+    if "selfplay" in done and len(done["selfplay"]["result"]["rounds"]) - 1 < rounds: forget_stages(run, "selfplay")
 
 def ask_proposer(run: Path, start: Path, a) -> dict:
     "The start proposer, taught for --ask-minutes more on prompts that name their target's length (stage `proposer_ask`)."
@@ -237,22 +241,26 @@ def mean_first_step_share(tasks: list) -> float | None:
     shares = [s for s in map(first_step_share, tasks) if s is not None]
     return round(statistics.fmean(shares), 3) if shares else None
 
+def round_proposals(sp: Path, k: int) -> list:
+    "Round `k`'s certified proposals the solver was given: those kept by --harvest-candidates, or its GRPO's harvest."
+    from wandering_light.tasks import read_tasks
+    from wandering_light.training.selfplay import harvest
+    f = sp / f"round-{k}" / "unsure" / "train.jsonl.gz"
+    return read_tasks(f) if f.exists() else harvest(sp / f"round-{k}" / "proposer" / "results" / "completions.jsonl")
+
 def first_step_shares(sp: Path, data: Path, rounds: int, n: int = 300) -> dict:
     "`mean_first_step_share` of each round's harvested proposals, and of `n` random tasks of the data's train split (the control's kind)."
     import random
     from wandering_light.tasks import read_tasks
-    from wandering_light.training.selfplay import harvest
     train = read_tasks(data / "train.jsonl.gz")
     return {"data_train": mean_first_step_share(random.Random(0).sample(train, min(n, len(train)))),
-            "proposals_by_round": [mean_first_step_share(harvest(sp / f"round-{k}" / "proposer" / "results" / "completions.jsonl"))
-                                   for k in range(1, rounds + 1)]}
+            "proposals_by_round": [mean_first_step_share(round_proposals(sp, k)) for k in range(1, rounds + 1)]}
 
 def one_value_shares(sp: Path, rounds: int) -> list:
     "Per round: the share of the harvested (certified) proposals whose input holds a single distinct value."
-    from wandering_light.training.selfplay import harvest
     out = []
     for k in range(1, rounds + 1):
-        h = harvest(sp / f"round-{k}" / "proposer" / "results" / "completions.jsonl")
+        h = round_proposals(sp, k)
         out.append(round(sum(t.input.distinct() < 2 for t in h) / len(h), 3) if h else None)
     return out
 

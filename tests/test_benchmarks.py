@@ -52,6 +52,20 @@ def test_same_settings_keeps_a_run_directory_to_one_set(tmp_path, monkeypatch):
     with pytest.raises(SystemExit, match=r"made with other settings \(--steps 10\)"):
         same_settings(tmp_path, NS(steps=11, lr=1e-3, quiet=True), keys)
 
+def test_more_rounds_forgets_selfplay_and_the_stages_after_it(tmp_path, monkeypatch):
+    "A finished self-play run asked for more rounds forgets the self-play stage and those after it, not the ones before."
+    monkeypatch.syspath_prepend(str(BENCH))
+    import json, selfplay
+    from _common import stage
+    for name, r in [("settings", 1), ("selfplay", {"rounds": [{}, {}, {}]}), ("upstream", 2), ("one_value_share", 3)]:
+        stage(tmp_path, name, lambda r=r: r)
+    selfplay.more_rounds(tmp_path, 2)                                          # played 2 rounds, asked for 2: kept
+    assert list(json.loads((tmp_path / "stages.json").read_text())) == ["settings", "selfplay", "upstream", "one_value_share"]
+    selfplay.more_rounds(tmp_path, 3)
+    assert list(json.loads((tmp_path / "stages.json").read_text())) == ["settings"]
+    selfplay.more_rounds(tmp_path, 4)                                          # nothing left to forget: no error
+    assert stage(tmp_path, "upstream", lambda: 5)["result"] == 5               # a forgotten stage runs again
+
 def test_same_training_resumes_only_what_was_trained(tmp_path, monkeypatch):
     "A checkpoint's own config decides: other settings (a seed, a learning rate) end in a one-line exit that names them."
     monkeypatch.syspath_prepend(str(BENCH))

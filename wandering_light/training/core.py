@@ -385,9 +385,9 @@ def grow_config(run: RunDir, cfg, keys: Sequence[str]) -> None:
     for k in keys:
         if getattr(cfg, k) < run.config.get(k, getattr(cfg, k)):
             raise UserError(f"{run.path} holds a run with --{k.replace('_', '-')} {run.config[k]}: resuming can raise it, not lower it")
-    f = run.path / "config.json"
-    run.config |= {k: getattr(cfg, k) for k in keys}
-    write_json_atomic(f, json.loads(f.read_text()) | {k: getattr(cfg, k) for k in keys})
+    f, raised = run.path / "config.json", {k: getattr(cfg, k) for k in keys}
+    run.config |= raised
+    write_json_atomic(f, json.loads(f.read_text()) | raised)
 
 
 # %% ../../nbs/11a_training_core.ipynb #ebb563a9

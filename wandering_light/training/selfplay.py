@@ -15,8 +15,8 @@ from typing import Sequence
 
 # %% auto #0
 __all__ = ['AUTO_LENGTHS', 'harvest', 'round_seed', 'route_p_solve', 'proposer_figures', 'track_round', 'ask_mix', 'round_asks',
-           'round_tasks', 'trim_route', 'own_route_tasks', 'train_solver', 'replay_data', 'play_round', 'base_tasks',
-           'run_selfplay', 'run_control', 'selfplay_report', 'plot_arms', 'main']
+           'round_tasks', 'trim_route', 'own_route_tasks', 'train_solver', 'replay_data', 'unsure_tasks', 'play_round',
+           'base_tasks', 'run_selfplay', 'run_control', 'selfplay_report', 'plot_arms', 'main']
 
 # %% ../../nbs/15_selfplay.ipynb #c7e7a4ae
 import torch
@@ -193,6 +193,26 @@ def replay_data(cfg: SelfPlayConfig, run_path: Path, k: int) -> Path:
         write_tasks(f, [t for g in files if g.exists() for t in read_tasks(g)])
     return f.parent
 
+# %% ../../nbs/15_selfplay.ipynb #99725084
+def unsure_tasks(cfg: SelfPlayConfig, rd: Path, k: int, solver, proposer_path: str, base: list, exclude: set,
+                 asks: str | None = None) -> list[InductionTask]:
+    """Round `k`'s self-play tasks under --harvest-candidates K: --round-tasks prompts (or --min-tasks) to the round's
+    proposer, K candidates each, the one whose P(solve) for `solver` is nearest 0.5 kept (`pick_unsure`); certified and
+    distinct, inputs in `exclude` left out. Kept in `rd/unsure`, so a resumed round samples nothing again."""
+    f = rd / "unsure" / "train.jsonl.gz"
+    if not f.exists():
+        ev = evaluate_proposer(*start_model(proposer_path, cfg.seed)[:2], None, None, base, cfg.round_tasks or cfg.min_tasks,
+                               seed=round_seed(cfg, k), temperature=cfg.proposer_temperature, constrained=cfg.constrained,
+                               lengths=parse_lengths(asks), min_values=cfg.proposal_min_values or 1,
+                               give_inputs=cfg.proposal_inputs == "data", candidates=cfg.harvest_candidates,
+                               p_fn=route_p_solve(solver, width=cfg.proposer_filter_width or 0))
+        out = {}
+        for s in ev.samples:
+            t = _proposal_task({"completion": s.completion}) if s.output is not None else None
+            if t is not None and t.key not in out and t.input.answer_key() not in (exclude or set()): out[t.key] = t
+        write_tasks(f, list(out.values()))
+    return read_tasks(f)
+
 # %% ../../nbs/15_selfplay.ipynb #2374106b
 def play_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, proposer_path: str, base: list,
                exclude: set) -> tuple[str, str]:
@@ -209,6 +229,7 @@ def play_round(run: RunDir, cfg: SelfPlayConfig, k: int, solver_path: str, propo
               proposal_inputs=cfg.proposal_inputs,
               ask_lengths=asks)
         got, proposer_path = harvest(rd / "proposer" / "results" / "completions.jsonl", exclude), str(rd / "proposer" / "model")
+        if (cfg.harvest_candidates or 1) > 1: got = unsure_tasks(cfg, rd, k, solver, proposer_path, base, exclude, asks)
     tasks, f = round_tasks(cfg, k, got, base), rd / "tasks" / "train.jsonl.gz"
     if not f.exists():
         write_tasks(f, tasks if cfg.solver_labels == "oracle" else

@@ -78,6 +78,10 @@ class SelfPlayConfig:
     proposer_filter_width: int | None = _opt(None, "the pre-filter's P(solve): none (or 0), the greedy route's probability "
                                              "where it reaches the target; W, one sampled rollout's chance of reaching it over "
                                              "the W likeliest routes at each step (Policy.solve_mass)", min=0)
+    harvest_candidates: int | None = _opt(None, "step-wise solver: the self-play arm's round tasks are sampled afresh from the round's "
+                                   "trained proposer, this many candidates per prompt, each prompt keeping the one whose "
+                                   "P(solve) (--proposer-filter-width) is nearest 0.5, so the solver trains where it is "
+                                   "unsure (none or 1: the proposals of the proposer's GRPO, as they came)", min=1)
     run_dir: str = _opt("runs/selfplay", "run directory")
     resume: bool = _opt(False, "continue the run in --run-dir")
     seed: int = _opt(0, "random seed")
@@ -94,6 +98,8 @@ class SelfPlayConfig:
         if self.ask_lengths != "auto": parse_lengths(self.ask_lengths)
         if self.proposer_candidates > 1 and self.solver_kind != "stepwise":
             raise UserError("--proposer-candidates needs --solver-kind stepwise (its P(solve) is the greedy route's probability)")
+        if (self.harvest_candidates or 1) > 1 and self.solver_kind != "stepwise":
+            raise UserError("--harvest-candidates needs --solver-kind stepwise (its P(solve) is the step-wise policy's)")
 
 def parse_args(argv: list[str] | None = None) -> SelfPlayConfig:
     "The `wl selfplay` options."
