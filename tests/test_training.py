@@ -109,15 +109,42 @@ def test_accelerate_two_cpu_processes(tmp_path):
     assert json.loads((tmp_path / "grpo" / "summary.json").read_text())["steps"] == 3
     (tmp_path / "ran.txt").write_text("ok")
 
-def test_scripts_run_as_files_with_readable_help():
+# `python SCRIPT --help` for each script, each in a child forked from one process that has loaded the third-party
+# libraries (torch, transformers, TRL: most of a start-up) but nothing of ours: a child runs the file as Python runs a
+# script (its folder first on sys.path, `__main__`), its output in OUT/<i>.txt; the parent prints each exit status.
+HELP_EACH = r"""
+import json, os, runpy, sys
+for lib in ("torch", "transformers", "trl", "peft", "datasets"): __import__(lib)
+out, scripts, codes = sys.argv[1], sys.argv[2:], []
+for i, script in enumerate(scripts):
+    pid = os.fork()
+    if pid == 0:
+        fd = os.open(os.path.join(out, f"{i}.txt"), os.O_WRONLY | os.O_CREAT); os.dup2(fd, 1); os.dup2(fd, 2)
+        sys.argv, sys.path[0], code = [script, "--help"], os.path.dirname(os.path.abspath(script)), 1
+        try: runpy.run_path(script, run_name="__main__")
+        except SystemExit as e: code = e.code if isinstance(e.code, int) else int(e.code is not None)
+        except BaseException: import traceback; traceback.print_exc()
+        sys.stdout.flush(); sys.stderr.flush(); os._exit(code)
+    codes.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+print(json.dumps(codes))
+"""
+
+def test_scripts_run_as_files_with_readable_help(tmp_path):
     """Each trainer runs as a file from the repository root (one shared `rerun_as_module` line, no sys.path bootstrap);
     its --help lists our options and points at --help-all for TRL's; the packaged recipes load."""
+    scripts = ("wandering_light/training/sft.py", "wandering_light/training/rl_grpo.py",
+               "wandering_light/training/selfplay.py", "wandering_light/training/lora.py")
+    bad = tmp_path / "bad.py"; bad.write_text("raise ValueError('broken')\n")         # the check can fail: a broken script
+    r = subprocess.run([PY, "-c", HELP_EACH, str(tmp_path), *scripts, str(bad)], cwd=ROOT, env=ENV, capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    codes = json.loads(r.stdout.splitlines()[-1])
+    assert len(codes) == len(scripts) + 1 and codes[-1] == 1, codes
+    assert "ValueError: broken" in (tmp_path / f"{len(scripts)}.txt").read_text()
     helps = {}
-    for script in ("wandering_light/training/sft.py", "wandering_light/training/rl_grpo.py",
-                   "wandering_light/training/selfplay.py", "wandering_light/training/lora.py"):
-        r = subprocess.run([PY, script, "--help"], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=300)
-        assert r.returncode == 0 and "usage:" in r.stdout and "Traceback" not in r.stderr, (script, r.stderr[-2000:])
-        helps[script] = r.stdout
+    for i, (script, code) in enumerate(zip(scripts, codes)):
+        helps[script] = (tmp_path / f"{i}.txt").read_text()
+        assert code == 0 and "usage:" in helps[script] and "Traceback" not in helps[script], (script, helps[script][-2000:])
     r_stdout = helps["wandering_light/training/sft.py"]
     assert "--batch-size" in r_stdout and "--help-all" in r_stdout and "--adam_beta1" not in r_stdout
     from wandering_light.training.sft import parse_args
